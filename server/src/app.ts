@@ -1,0 +1,74 @@
+import cookie from '@fastify/cookie'
+import multipart from '@fastify/multipart'
+import swagger from '@fastify/swagger'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyServerOptions } from 'fastify'
+import { sql } from 'drizzle-orm'
+import type { Config } from './config/index.ts'
+import type { Database } from './db/index.ts'
+import { authPlugin } from './http/auth.ts'
+import { errorHandlerPlugin } from './http/error-handler.ts'
+import './http/types.ts'
+import { createValidatorCompiler } from './http/validation.ts'
+import type { Infra } from './infra/index.ts'
+import { accountRoutes } from './modules/account/account.routes.ts'
+import { assetRoutes } from './modules/assets/assets.routes.ts'
+import { infoRoutes } from './modules/info/info.routes.ts'
+import { postsRoutes } from './modules/posts/posts.routes.ts'
+import { createServices } from './services.ts'
+
+export interface AppDeps {
+  config: Config
+  database: Database
+  infra: Infra
+  logger?: FastifyServerOptions['logger']
+}
+
+/** Builds the whole HTTP application from its dependencies; tests build it the same way. */
+export async function buildApp(deps: AppDeps) {
+  const { config, database, infra } = deps
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.setValidatorCompiler(createValidatorCompiler())
+  const services = createServices({ config, db: database.db, infra, log: app.log })
+  await services.settings.reload()
+  app.decorate('deps', { config, infra, services })
+
+  await app.register(cookie)
+  await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024, files: 1 } })
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Pennant API', version: '1.6.2', description: 'Compatible with the GZCTF 1.6.2 API' },
+    },
+  })
+  await app.register(errorHandlerPlugin)
+  await app.register(authPlugin)
+
+  await app.register(accountRoutes, { prefix: '/api/account' })
+  await app.register(infoRoutes, { prefix: '/api' })
+  await app.register(postsRoutes, { prefix: '/api' })
+  await app.register(assetRoutes)
+
+  app.get('/openapi/v1.json', { schema: { hide: true } }, async () => app.swagger())
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await database.db.execute(sql`select 1`)
+      return { status: 'Healthy' }
+    } catch {
+      return reply.code(503).send({ status: 'Unhealthy' })
+    }
+  })
+
+  app.addHook('onClose', async () => {
+    services.settings.close()
+    await services.audit.flush()
+  })
+  return app
+}
+export type App = Awaited<ReturnType<typeof buildApp>>

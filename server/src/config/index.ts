@@ -1,0 +1,126 @@
+import path from 'node:path'
+
+/** The captcha providers of the contract (`CaptchaProvider`). */
+export type CaptchaProviderName = 'None' | 'HashPow' | 'CloudflareTurnstile'
+
+export interface SmtpConfig {
+  host: string
+  port: number
+  /** Implicit TLS (port 465 style); otherwise STARTTLS is used when offered. */
+  secure: boolean
+  user?: string
+  password?: string
+  /** Sender address, e.g. `Pennant <ctf@example.org>`. */
+  from: string
+  /** Refuse self-signed certificates (turn off only for a lab relay). */
+  rejectUnauthorized: boolean
+}
+
+/** Every setting the server reads from its environment, parsed once. */
+export interface Config {
+  port: number
+  host: string
+  /** Root of everything the embedded setup keeps on disk: the PGlite database and uploaded files. */
+  dataDir: string
+  /** PostgreSQL connection string; unset means the embedded PGlite database under `dataDir`. */
+  databaseUrl?: string
+  redisUrl?: string
+  /** Password for the bootstrap `Admin` user, created at start-up when no admin exists. */
+  adminPassword?: string
+  /** Base URL used in mailed links; unset means the URL the request came in on. */
+  publicUrl?: string
+  /** Fastify `trustProxy`: which hops may set X-Forwarded-For / -Proto. */
+  trustProxy: boolean | string
+  logLevel: string
+  rateLimitDisabled: boolean
+  captcha: {
+    provider: CaptchaProviderName
+    powDifficulty: number
+    turnstileSiteKey: string
+    turnstileSecretKey: string
+    turnstileVerifyUrl: string
+  }
+  smtp?: SmtpConfig
+}
+
+type Env = Record<string, string | undefined>
+
+function int(env: Env, key: string, fallback: number, min: number, max: number): number {
+  const raw = env[key]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${key} must be an integer between ${min} and ${max}, got "${raw}"`)
+  }
+  return value
+}
+
+function bool(env: Env, key: string, fallback: boolean): boolean {
+  const raw = env[key]?.trim().toLowerCase()
+  if (!raw) return fallback
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false
+  throw new Error(`${key} must be true or false, got "${env[key]}"`)
+}
+
+function str(env: Env, key: string): string | undefined {
+  const raw = env[key]?.trim()
+  return raw ? raw : undefined
+}
+
+const providers: CaptchaProviderName[] = ['None', 'HashPow', 'CloudflareTurnstile']
+
+function captchaProvider(env: Env): CaptchaProviderName {
+  const raw = str(env, 'CAPTCHA_PROVIDER') ?? 'None'
+  const found = providers.find((p) => p.toLowerCase() === raw.toLowerCase())
+  if (!found) throw new Error(`CAPTCHA_PROVIDER must be one of ${providers.join(', ')}, got "${raw}"`)
+  return found
+}
+
+function smtp(env: Env): SmtpConfig | undefined {
+  const host = str(env, 'SMTP_HOST')
+  if (!host) return undefined
+  const secure = bool(env, 'SMTP_SECURE', false)
+  return {
+    host,
+    port: int(env, 'SMTP_PORT', secure ? 465 : 587, 1, 65535),
+    secure,
+    user: str(env, 'SMTP_USER'),
+    password: env.SMTP_PASSWORD,
+    from: str(env, 'SMTP_FROM') ?? `Pennant <noreply@${host}>`,
+    rejectUnauthorized: bool(env, 'SMTP_REJECT_UNAUTHORIZED', true),
+  }
+}
+
+function trustProxy(env: Env): boolean | string {
+  const raw = str(env, 'TRUST_PROXY')
+  if (!raw) return '127.0.0.1,::1'
+  if (raw === 'true' || raw === 'false') return raw === 'true'
+  return raw
+}
+
+/** Reads the environment once; see the README for each variable. */
+export function loadConfig(env: Env): Config {
+  const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data')
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: str(env, 'DATABASE_URL'),
+    redisUrl: str(env, 'REDIS_URL'),
+    adminPassword: env.PENNANT_ADMIN_PASSWORD || undefined,
+    publicUrl: str(env, 'PUBLIC_URL')?.replace(/\/+$/, ''),
+    trustProxy: trustProxy(env),
+    logLevel: str(env, 'LOG_LEVEL') ?? 'info',
+    rateLimitDisabled: bool(env, 'DISABLE_RATE_LIMIT', false),
+    captcha: {
+      provider: captchaProvider(env),
+      powDifficulty: int(env, 'CAPTCHA_POW_DIFFICULTY', 18, 8, 48),
+      turnstileSiteKey: str(env, 'TURNSTILE_SITE_KEY') ?? '',
+      turnstileSecretKey: str(env, 'TURNSTILE_SECRET_KEY') ?? '',
+      turnstileVerifyUrl:
+        str(env, 'TURNSTILE_VERIFY_URL') ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    },
+    smtp: smtp(env),
+  }
+}

@@ -1,0 +1,46 @@
+import { mkdir } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import * as schema from './schema.ts'
+
+/** One Drizzle handle type for both drivers, so services never know which one runs. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+/** A database handle or an open transaction: query functions accept either. */
+export type DbOrTx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db
+
+export interface Database {
+  db: Db
+  kind: 'postgres' | 'pglite'
+  close(): Promise<void>
+}
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
+
+/**
+ * Opens PostgreSQL when a URL is given, otherwise the embedded PGlite database
+ * (`dataDir/db`, or in memory when `dataDir` is null), and applies the migrations.
+ */
+export async function openDatabase(opts: { url?: string; dataDir: string | null }): Promise<Database> {
+  if (opts.url) {
+    const pg = await import('pg')
+    const { drizzle } = await import('drizzle-orm/node-postgres')
+    const { migrate } = await import('drizzle-orm/node-postgres/migrator')
+    const pool = new pg.default.Pool({ connectionString: opts.url, max: 20 })
+    const db = drizzle(pool, { schema })
+    await migrate(db, { migrationsFolder })
+    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() }
+  }
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { drizzle } = await import('drizzle-orm/pglite')
+  const { migrate } = await import('drizzle-orm/pglite/migrator')
+  let dir: string | undefined
+  if (opts.dataDir) {
+    dir = path.join(opts.dataDir, 'db')
+    await mkdir(dir, { recursive: true })
+  }
+  const client = new PGlite(dir)
+  const db = drizzle(client, { schema })
+  await migrate(db, { migrationsFolder })
+  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() }
+}

@@ -1,0 +1,110 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { SESSION_COOKIE } from '../modules/account/sessions.service.ts'
+import { fail } from './errors.ts'
+import { createMemoryRateLimitStore, type PolicyName } from './rate-limit.ts'
+import type { AuthLevel } from './types.ts'
+
+export const XSRF_COOKIE = 'XSRF-TOKEN'
+export const XSRF_HEADER = 'x-xsrf-token'
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+const REQUIRED_ROLE: Record<AuthLevel, number> = { user: 1, monitor: 2, admin: 3 }
+const VISIT_REFRESH_MS = 5_000
+
+const isLoopback = (ip: string) => ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1'
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+/** Cookie attributes shared by the session and XSRF cookies. */
+export function cookieOptions(request: FastifyRequest, httpOnly: boolean, expires?: Date) {
+  return { path: '/', sameSite: 'lax' as const, secure: request.protocol === 'https', httpOnly, expires }
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, expires: Date) {
+  reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, true, expires))
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
+  reply.clearCookie(SESSION_COOKIE, cookieOptions(request, true))
+}
+
+/**
+ * Every request passes, in order: session lookup, XSRF double-submit check, rate limits, role
+ * gate (api-contract §1.5, §1.8; decisions.md items 3 and 4). Global so no module can skip it.
+ */
+export const authPlugin = fp(async (app: FastifyInstance) => {
+  const { services, config } = app.deps
+  const limits = createMemoryRateLimitStore()
+  app.addHook('onClose', async () => limits.close())
+  app.decorateRequest('user', null)
+
+  async function limit(request: FastifyRequest, policy: PolicyName, key: string) {
+    const verdict = await limits.hit(policy, key, Date.now())
+    if (!verdict.allowed) {
+      const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))
+      request.log.info({ policy, key }, 'rate limited')
+      throw fail('RateLimit_TooManyRequests', { params: [seconds], headers: { 'Retry-After': String(seconds) } })
+    }
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    // 1. Session.
+    const token = request.cookies[SESSION_COOKIE]
+    if (token) {
+      const user = await services.sessions.resolve(token)
+      if (user) {
+        request.user = user
+        const renewed = await services.sessions.renewIfDue(user)
+        if (renewed) setSessionCookie(request, reply, token, renewed)
+      } else {
+        clearSessionCookie(request, reply)
+      }
+    }
+
+    // 2. XSRF: API callers get a token cookie; signed-in state changes must echo it in a header.
+    const isApi = request.url.startsWith('/api/')
+    const xsrf = request.cookies[XSRF_COOKIE]
+    if (isApi && !xsrf) {
+      reply.setCookie(XSRF_COOKIE, randomBytes(32).toString('base64url'), cookieOptions(request, false))
+    }
+    if (request.user && !SAFE_METHODS.has(request.method)) {
+      const header = request.headers[XSRF_HEADER]
+      if (!xsrf || typeof header !== 'string' || !sameToken(header, xsrf)) throw fail('Auth_XsrfInvalid')
+    }
+
+    // 3. Rate limits, per user when signed in, else per address.
+    if (!config.rateLimitDisabled) {
+      const key = request.user ? `u:${request.user.id}` : `ip:${request.ip}`
+      if (!isLoopback(request.ip)) await limit(request, 'Global', key)
+      const policy = request.routeOptions.config.rateLimit
+      if (policy) await limit(request, policy, key)
+    }
+
+    // 4. Role gate.
+    const need = request.routeOptions.config.auth
+    if (!need) return
+    const user = request.user
+    if (!user) throw fail('Auth_LoginRequired')
+    if (user.role < REQUIRED_ROLE[need]) {
+      if (need !== 'user') {
+        services.audit.write({
+          level: 'Warning',
+          logger: 'auth',
+          message: `Denied ${request.method} ${request.url} to ${user.userName}`,
+          status: 'Denied',
+          userName: user.userName,
+          ip: request.ip,
+        })
+      }
+      throw fail('Auth_AccessForbidden')
+    }
+    if (Date.now() - user.lastVisitedUtc.getTime() > VISIT_REFRESH_MS) {
+      services.account.touch(user.id, request.ip).catch((err: unknown) => request.log.warn({ err }, 'visit update failed'))
+    }
+  })
+})

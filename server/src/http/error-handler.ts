@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import FindMyWay, { type HTTPMethod } from 'find-my-way'
+import { AppError, fail } from './errors.ts'
+
+const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
+
+function toBody(err: AppError) {
+  return err.data === undefined
+    ? { title: err.message, status: err.bodyStatus }
+    : { title: err.message, data: err.data, status: err.bodyStatus }
+}
+
+/** Framework errors (bad JSON, too large, wrong content type) as catalogue errors. */
+function fromFramework(err: FastifyError): AppError {
+  if (err.validation) return new AppError('Model_ValidationFailed', 400, err.message)
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+      return fail('Request_TooLarge')
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return fail('Request_UnsupportedMediaType')
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('Model_ValidationFailed', 400, 'The body is not valid JSON')
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('Model_ValidationFailed', 400, 'The body is empty')
+  }
+  if (err instanceof SyntaxError) return new AppError('Model_ValidationFailed', 400, 'The body is not valid JSON')
+  const status = err.statusCode ?? 500
+  if (status >= 400 && status < 500) return new AppError('Custom', status, err.message)
+  return fail('Server_Error')
+}
+
+/**
+ * One error shape for everything: `{title, status}` (decisions.md item 1). Global, so that every
+ * encapsulated module answers errors the same way.
+ */
+export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+  // A second router holding every route, to tell "wrong method" (405) from "no such path" (404).
+  const routes = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true })
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    for (const method of methods) {
+      if (!routes.hasRoute(method as HTTPMethod, route.url)) routes.on(method as HTTPMethod, route.url, () => {})
+    }
+  })
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const err = error instanceof AppError ? error : fromFramework(error)
+    if (err.httpStatus >= 500) request.log.error({ err: error }, 'unhandled error')
+    if (err.headers) reply.headers(err.headers)
+    return reply.code(err.httpStatus).type('application/json; charset=utf-8').send(toBody(err))
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/'
+    const allowed = METHODS.filter((m) => routes.find(m, path))
+    const err = allowed.length ? fail('Route_MethodNotAllowed') : fail('Route_NotFound')
+    if (allowed.length) reply.header('Allow', allowed.join(', '))
+    return reply.code(err.httpStatus).type('application/json; charset=utf-8').send(toBody(err))
+  })
+})

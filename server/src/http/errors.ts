@@ -1,0 +1,98 @@
+/**
+ * The error catalogue: each error once, with its HTTP status and English title.
+ * Keys follow upstream's message-resource names so logs and tests speak the contract's language.
+ * Services throw `fail(key)`; the error handler turns it into `{title, status}`.
+ */
+const catalogue = {
+  // Framework-level
+  Model_ValidationFailed: [400, 'The request is not valid'],
+  Request_TooLarge: [413, 'The request body is too large'],
+  Request_UnsupportedMediaType: [415, 'This content type is not supported here'],
+  Route_NotFound: [404, 'There is no such API route'],
+  Route_MethodNotAllowed: [405, 'This method is not allowed on this route'],
+  Server_Error: [500, 'Something went wrong on our side; the error has been logged'],
+  RateLimit_TooManyRequests: [429, 'Too many requests, try again in {0} s'],
+  Auth_LoginRequired: [401, 'Please sign in first'],
+  Auth_AccessForbidden: [403, 'You are not allowed to do this'],
+  Auth_XsrfInvalid: [403, 'Missing or invalid XSRF token; reload the page and try again'],
+  // Account
+  Account_RegisterNotEnabled: [400, 'Registration is closed'],
+  Account_TokenValidationFailed: [400, 'The captcha answer is wrong or expired'],
+  Account_AvailableEmailDomain: [400, 'Only e-mail addresses at these domains may register: {0}'],
+  Account_UserExisting: [400, 'An account with this e-mail address already exists'],
+  Account_UserNameUsed: [400, 'This user name is taken'],
+  Account_EmailUsed: [400, 'This e-mail address is already in use'],
+  Account_PasswordWeak: [
+    400,
+    'The password needs at least 6 characters with a digit, a lowercase and an uppercase letter',
+  ],
+  Account_EmailSendFailed: [400, 'The e-mail could not be sent; please try again later'],
+  Account_MailNotConfigured: [400, 'This server has no mail service configured; ask an administrator'],
+  Account_IncorrectUserNameOrPassword: [401, 'Incorrect user name or password'],
+  Account_UserDisabled: [401, 'This account is disabled'],
+  Account_EmailNotConfirmedForLogin: [401, 'Confirm your e-mail address first, using the link we mailed you'],
+  Account_UserNotExist: [404, 'No account uses this e-mail address'],
+  Account_EmailNotConfirmed: [404, 'The e-mail address of this account is not confirmed'],
+  Account_ResetPasswordFromAdmin: [400, 'Password reset by e-mail is off; ask an administrator'],
+  Account_ChangeEmailFromAdmin: [400, 'E-mail change is off; ask an administrator'],
+  Account_InvalidEmail: [400, 'The link is invalid or has expired'],
+  Account_InvalidToken: [400, 'The link is invalid or has expired'],
+  Account_EmailVerificationFailed: [401, 'The confirmation link is invalid or has expired'],
+  Account_WrongPassword: [400, 'The current password is wrong'],
+  Account_UserUpdateFailed: [400, 'The profile could not be saved'],
+  Model_PasswordRequired: [400, 'A password is required'],
+  Model_OldPasswordRequired: [400, 'The current password is required'],
+  Model_NewPasswordRequired: [400, 'A new password is required'],
+  // Files
+  File_SizeZero: [400, 'The file is empty'],
+  File_SizeTooLarge: [400, 'The file is too large'],
+  File_Missing: [400, 'Attach the file in the form field "file"'],
+  File_NotFound: [404, 'File not found'],
+  Avatar_UpdateFailed: [400, 'The image could not be read; use png, gif, jpeg, webp, avif or heic'],
+  // Posts and captcha
+  Post_NotFound: [404, 'Post not found'],
+  Captcha_NotEnabled: [404, 'Proof-of-work captcha is not enabled'],
+} as const satisfies Record<string, readonly [number, string]>
+
+export type ErrorKey = keyof typeof catalogue
+
+export class AppError extends Error {
+  /** The `status` written in the body; differs from HTTP only for 10001/10002. */
+  readonly bodyStatus: number
+  constructor(
+    readonly key: ErrorKey | 'Custom',
+    readonly httpStatus: number,
+    message: string,
+    opts: { bodyStatus?: number; data?: unknown; headers?: Record<string, string> } = {},
+  ) {
+    super(message)
+    this.bodyStatus = opts.bodyStatus ?? httpStatus
+    this.data = opts.data
+    this.headers = opts.headers
+  }
+  readonly data: unknown
+  readonly headers: Record<string, string> | undefined
+}
+
+function format(template: string, params: readonly (string | number)[]): string {
+  return template.replace(/\{(\d+)\}/g, (_, i) => String(params[Number(i)] ?? ''))
+}
+
+/** Builds the catalogue error `key`; `params` fill `{0}`, `{1}`… in its title. */
+export function fail(
+  key: ErrorKey,
+  opts: {
+    params?: readonly (string | number)[]
+    data?: unknown
+    headers?: Record<string, string>
+    bodyStatus?: number
+  } = {},
+): AppError {
+  const [status, title] = catalogue[key]
+  return new AppError(key, status, format(title, opts.params ?? []), opts)
+}
+
+/** An error with a title worked out at run time (e.g. naming the invalid field). */
+export function failWith(httpStatus: number, title: string): AppError {
+  return new AppError('Custom', httpStatus, title)
+}

@@ -1,0 +1,25 @@
+import '@fastify/cookie'
+import '@fastify/multipart'
+import type { Config } from '../config/index.ts'
+import type { Infra } from '../infra/index.ts'
+import type { SessionUser } from '../modules/account/sessions.service.ts'
+import type { Services } from '../services.ts'
+import type { PolicyName } from './rate-limit.ts'
+
+/** Minimum role a route needs: `user` (User+), `monitor` (Monitor+), `admin`. */
+export type AuthLevel = 'user' | 'monitor' | 'admin'
+
+// All decorator and route-config typings, in one place.
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthLevel
+    rateLimit?: PolicyName
+  }
+  interface FastifyRequest {
+    /** The signed-in caller, or null when anonymous. */
+    user: SessionUser | null
+  }
+  interface FastifyInstance {
+    deps: { config: Config; infra: Infra; services: Services }
+  }
+}

@@ -1,0 +1,98 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import addFormats from 'ajv-formats'
+import type { FastifySchemaCompiler } from 'fastify'
+
+type Schema = Record<string, unknown>
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    removeAdditional: true,
+    allErrors: false,
+    strict: false,
+  })
+  addFormats.default(ajv)
+  ajv.addKeyword({ keyword: 'x-enum' })
+  ajv.addKeyword({ keyword: 'x-date' })
+  return ajv
+}
+
+/**
+ * Rewrites enum values given as integers or in another case to their member names, and
+ * ISO-8601 dates to epoch milliseconds, in place, guided by the schema. Anything it does
+ * not recognise is left for the validator to reject.
+ */
+export function normalise(schema: Schema | undefined, value: unknown): unknown {
+  if (!schema || value === null || value === undefined) return value
+  const members = schema['x-enum'] as Record<string, number> | undefined
+  if (members) {
+    if (typeof value === 'number') return Object.keys(members).find((k) => members[k] === value) ?? value
+    if (typeof value === 'string') {
+      const lower = value.toLowerCase()
+      const byName = Object.keys(members).find((k) => k.toLowerCase() === lower)
+      if (byName) return byName
+      if (/^-?\d+$/.test(value)) return Object.keys(members).find((k) => members[k] === Number(value)) ?? value
+    }
+    return value
+  }
+  if (schema['x-date'] && typeof value === 'string') {
+    const ms = /^-?\d+$/.test(value) ? Number(value) : Date.parse(value)
+    return Number.isNaN(ms) ? value : ms
+  }
+  for (const branch of (schema.anyOf as Schema[] | undefined) ?? []) {
+    if (branch.type !== 'null') value = normalise(branch, value)
+  }
+  if (Array.isArray(value) && schema.items) {
+    for (let i = 0; i < value.length; i++) value[i] = normalise(schema.items as Schema, value[i])
+  } else if (typeof value === 'object' && schema.properties) {
+    const obj = value as Record<string, unknown>
+    const props = schema.properties as Record<string, Schema>
+    for (const key of Object.keys(props)) {
+      if (key in obj) obj[key] = normalise(props[key], obj[key])
+    }
+  }
+  return value
+}
+
+/** "userName must NOT have more than 15 characters" from Ajv's first error. */
+export function describeError(part: string, error: ErrorObject | undefined): string {
+  if (!error) return 'The request is not valid'
+  const field = error.instancePath
+    .split('/')
+    .filter(Boolean)
+    .join('.')
+  const missing = error.keyword === 'required' ? String(error.params.missingProperty) : undefined
+  const name = missing ?? field
+  const where = name ? name : part
+  if (missing) return `${where} is required`
+  if (error.keyword === 'pattern' && error.params.pattern === '\\S') return `${where} must not be blank`
+  if (error.keyword === 'enum') {
+    return `${where} must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`
+  }
+  if (error.keyword === 'additionalProperties') return `${where} has an unknown field`
+  return `${where} ${error.message ?? 'is not valid'}`
+}
+
+/**
+ * Body values are validated as sent (no type coercion, so `null` is never silently turned into
+ * `""`); query strings and path parameters are coerced from text.
+ */
+export function createValidatorCompiler(): FastifySchemaCompiler<Schema> {
+  const strict = makeAjv(false)
+  const coercing = makeAjv(true)
+  return ({ schema, httpPart }) => {
+    const validate: ValidateFunction = (httpPart === 'body' ? strict : coercing).compile(schema)
+    return (data: unknown) => {
+      const value = normalise(schema, data)
+      if (validate(value)) return { value }
+      const error = new Error(describeError(httpPart ?? 'body', validate.errors?.[0])) as Error & {
+        validation: unknown
+        validationContext: string
+      }
+      error.validation = validate.errors
+      error.validationContext = httpPart ?? 'body'
+      return { error }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto'
+import { eq, sql } from 'drizzle-orm'
+import type { Db } from '../../db/index.ts'
+import { files } from '../../db/schema.ts'
+import type { BlobStorage } from '../../infra/storage/index.ts'
+
+export type FileRow = typeof files.$inferSelect
+
+/**
+ * Content-addressed, reference-counted files (api-contract §1.13). Storing the same bytes again
+ * adds a reference and renames the record; releasing drops one, and the last removes the bytes.
+ */
+export function createBlobService(deps: { db: Db; storage: BlobStorage }) {
+  const { db, storage } = deps
+  return {
+    async store(bytes: Buffer, name: string): Promise<FileRow> {
+      const hash = createHash('sha256').update(bytes).digest('hex')
+      await storage.put(hash, bytes)
+      const now = new Date()
+      const [row] = await db
+        .insert(files)
+        .values({ hash, name, fileSize: bytes.length, uploadTimeUtc: now })
+        .onConflictDoUpdate({
+          target: files.hash,
+          set: { name, uploadTimeUtc: now, referenceCount: sql`${files.referenceCount} + 1` },
+        })
+        .returning()
+      return row!
+    },
+
+    async find(hash: string): Promise<FileRow | undefined> {
+      const [row] = await db.select().from(files).where(eq(files.hash, hash))
+      return row
+    },
+
+    /** Drops one reference; the bytes go with the last one. Unknown hashes are ignored. */
+    async release(hash: string | null | undefined): Promise<void> {
+      if (!hash) return
+      const [row] = await db
+        .update(files)
+        .set({ referenceCount: sql`${files.referenceCount} - 1` })
+        .where(eq(files.hash, hash))
+        .returning()
+      if (row && row.referenceCount < 1) {
+        await db.delete(files).where(eq(files.id, row.id))
+        await storage.remove(hash)
+      }
+    },
+
+    open: (hash: string) => storage.open(hash),
+  }
+}
+export type BlobService = ReturnType<typeof createBlobService>

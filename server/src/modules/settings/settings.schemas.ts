@@ -1,0 +1,82 @@
+import { type Static, Type } from 'typebox'
+import { Enum, Nullable } from '../../http/schema.ts'
+
+export const AccountPolicy = Type.Object({
+  /** Anyone may create an account. */
+  allowRegister: Type.Boolean({ default: true }),
+  /** New accounts are usable at once (no confirmation). */
+  activeOnRegister: Type.Boolean({ default: true }),
+  useCaptcha: Type.Boolean({ default: false }),
+  /** New accounts confirm their e-mail; also enables self-service reset and e-mail change. */
+  emailConfirmationRequired: Type.Boolean({ default: false }),
+  /** Comma-separated allowed e-mail domains; empty means any. */
+  emailDomainList: Type.String({ default: '' }),
+})
+export type AccountPolicy = Static<typeof AccountPolicy>
+
+export const GlobalConfig = Type.Object({
+  title: Type.String({ default: 'Pennant' }),
+  slogan: Type.String({ default: 'Hack for fun not for profit' }),
+  description: Nullable(Type.String()),
+  footerInfo: Nullable(Type.String()),
+  customTheme: Nullable(Type.String()),
+  apiEncryption: Type.Boolean({ default: false }),
+  logoHash: Nullable(Type.String()),
+  faviconHash: Nullable(Type.String()),
+})
+export type GlobalConfig = Static<typeof GlobalConfig>
+
+export const ContainerPolicy = Type.Object({
+  autoDestroyOnLimitReached: Type.Boolean({ default: false }),
+  maxExerciseContainerCountPerUser: Type.Integer({ default: 1 }),
+  /** Minutes a new container lives. */
+  defaultLifetime: Type.Integer({ default: 120, minimum: 1, maximum: 7200 }),
+  /** Minutes one extension adds. */
+  extensionDuration: Type.Integer({ default: 120, minimum: 1, maximum: 7200 }),
+  /** Minutes before expiry when extending becomes possible. */
+  renewalWindow: Type.Integer({ default: 10, minimum: 1, maximum: 360 }),
+})
+export type ContainerPolicy = Static<typeof ContainerPolicy>
+
+export const PortMappingType = Enum('ContainerPortMappingType', { Default: 0, PlatformProxy: 1 })
+
+export const ClientConfig = Type.Object({
+  title: Type.String(),
+  slogan: Type.String(),
+  footerInfo: Nullable(Type.String()),
+  customTheme: Nullable(Type.String()),
+  apiPublicKey: Nullable(Type.String()),
+  logoUrl: Nullable(Type.String()),
+  portMapping: PortMappingType,
+  defaultLifetime: Type.Integer(),
+  extensionDuration: Type.Integer(),
+  renewalWindow: Type.Integer(),
+})
+export type ClientConfig = Static<typeof ClientConfig>
+
+export const defaults = {
+  accountPolicy: {
+    allowRegister: true,
+    activeOnRegister: true,
+    useCaptcha: false,
+    emailConfirmationRequired: false,
+    emailDomainList: '',
+  } satisfies AccountPolicy,
+  globalConfig: {
+    title: 'Pennant',
+    slogan: 'Hack for fun not for profit',
+    description: null,
+    footerInfo: null,
+    customTheme: null,
+    apiEncryption: false,
+    logoHash: null,
+    faviconHash: null,
+  } satisfies GlobalConfig,
+  containerPolicy: {
+    autoDestroyOnLimitReached: false,
+    maxExerciseContainerCountPerUser: 1,
+    defaultLifetime: 120,
+    extensionDuration: 120,
+    renewalWindow: 10,
+  } satisfies ContainerPolicy,
+}

@@ -1,0 +1,27 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Config } from './config/index.ts'
+import type { Db } from './db/index.ts'
+import type { Infra } from './infra/index.ts'
+import { createAccountService } from './modules/account/account.service.ts'
+import { createSessionService } from './modules/account/sessions.service.ts'
+import { createTokenService } from './modules/account/tokens.service.ts'
+import { createBlobService } from './modules/assets/blobs.service.ts'
+import { createCaptchaService } from './modules/info/captcha.service.ts'
+import { createAuditService } from './modules/logs/audit.service.ts'
+import { createPostService } from './modules/posts/posts.service.ts'
+import { createSettingsService } from './modules/settings/settings.service.ts'
+
+/** Builds every service with exactly the dependencies it names. */
+export function createServices(deps: { config: Config; db: Db; infra: Infra; log: FastifyBaseLogger }) {
+  const { config, db, infra, log } = deps
+  const settings = createSettingsService({ db })
+  const audit = createAuditService({ db, log })
+  const sessions = createSessionService({ db })
+  const tokens = createTokenService({ db })
+  const blobs = createBlobService({ db, storage: infra.storage })
+  const captcha = createCaptchaService({ config: config.captcha, cache: infra.cache, settings })
+  const account = createAccountService({ db, settings, sessions, tokens, blobs, captcha, mailer: infra.mailer, audit })
+  const posts = createPostService({ db })
+  return { settings, audit, sessions, tokens, blobs, captcha, account, posts }
+}
+export type Services = ReturnType<typeof createServices>
