@@ -2,8 +2,8 @@ import cookie from '@fastify/cookie'
 import multipart from '@fastify/multipart'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyServerOptions } from 'fastify'
 import { sql } from 'drizzle-orm'
+import Fastify, { type FastifyServerOptions } from 'fastify'
 import type { Config } from './config/index.ts'
 import type { Database } from './db/index.ts'
 import { authPlugin } from './http/auth.ts'
@@ -38,7 +38,7 @@ export async function buildApp(deps: AppDeps) {
   app.setValidatorCompiler(createValidatorCompiler())
   const services = createServices({ config, db: database.db, infra, log: app.log })
   await services.settings.reload()
-  app.decorate('deps', { config, infra, services })
+  app.decorate('deps', { config, db: database.db, infra, services })
 
   await app.register(cookie)
   await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024, files: 1 } })
@@ -47,7 +47,7 @@ export async function buildApp(deps: AppDeps) {
       info: { title: 'Pennant API', version: '1.6.2', description: 'Compatible with the GZCTF 1.6.2 API' },
     },
   })
-  await app.register(errorHandlerPlugin)
+  await app.register(errorHandlerPlugin, { webDir: config.webDir })
   await app.register(authPlugin)
 
   await app.register(accountRoutes, { prefix: '/api/account' })

@@ -20,7 +20,16 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   const tokens = createTokenService({ db })
   const blobs = createBlobService({ db, storage: infra.storage })
   const captcha = createCaptchaService({ config: config.captcha, cache: infra.cache, settings })
-  const account = createAccountService({ db, settings, sessions, tokens, blobs, captcha, mailer: infra.mailer, audit })
+  const account = createAccountService({
+    db,
+    settings,
+    sessions,
+    tokens,
+    blobs,
+    captcha,
+    mailer: infra.mailer,
+    audit,
+  })
   const posts = createPostService({ db })
   return { settings, audit, sessions, tokens, blobs, captcha, account, posts }
 }

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 /** The captcha providers of the contract (`CaptchaProvider`). */
 export type CaptchaProviderName = 'None' | 'HashPow' | 'CloudflareTurnstile'
@@ -22,6 +23,8 @@ export interface Config {
   host: string
   /** Root of everything the embedded setup keeps on disk: the PGlite database and uploaded files. */
   dataDir: string
+  /** The built web client (`web/dist`); served when present. */
+  webDir?: string
   /** PostgreSQL connection string; unset means the embedded PGlite database under `dataDir`. */
   databaseUrl?: string
   redisUrl?: string
@@ -106,6 +109,9 @@ export function loadConfig(env: Env): Config {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',
     dataDir,
+    webDir: path.resolve(
+      str(env, 'WEB_DIR') ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist'),
+    ),
     databaseUrl: str(env, 'DATABASE_URL'),
     redisUrl: str(env, 'REDIS_URL'),
     adminPassword: env.PENNANT_ADMIN_PASSWORD || undefined,

@@ -48,7 +48,10 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!verdict.allowed) {
       const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))
       request.log.info({ policy, key }, 'rate limited')
-      throw fail('RateLimit_TooManyRequests', { params: [seconds], headers: { 'Retry-After': String(seconds) } })
+      throw fail('RateLimit_TooManyRequests', {
+        params: [seconds],
+        headers: { 'Retry-After': String(seconds) },
+      })
     }
   }
 
@@ -104,7 +107,9 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       throw fail('Auth_AccessForbidden')
     }
     if (Date.now() - user.lastVisitedUtc.getTime() > VISIT_REFRESH_MS) {
-      services.account.touch(user.id, request.ip).catch((err: unknown) => request.log.warn({ err }, 'visit update failed'))
+      services.account
+        .touch(user.id, request.ip)
+        .catch((err: unknown) => request.log.warn({ err }, 'visit update failed'))
     }
   })
 })

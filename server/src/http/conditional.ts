@@ -3,7 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 
 /** A short, stable tag for a payload. */
 export const hashTag = (value: unknown) =>
-  createHash('sha1').update(typeof value === 'string' ? value : JSON.stringify(value)).digest('base64url').slice(0, 16)
+  createHash('sha1')
+    .update(typeof value === 'string' ? value : JSON.stringify(value))
+    .digest('base64url')
+    .slice(0, 16)
 
 /**
  * Conditional GET (api-contract §1.9): sets `ETag: W/"<tag>"`, `Last-Modified` and no-cache,
@@ -19,7 +22,10 @@ export function notModified(
   const etag = opts.strong ? `"${tag}"` : `W/"${tag}"`
   reply.header('ETag', etag)
   reply.header('Last-Modified', lastModified.toUTCString())
-  reply.header('Cache-Control', opts.cacheControl ?? `${opts.private ? 'private, ' : ''}no-cache, must-revalidate`)
+  reply.header(
+    'Cache-Control',
+    opts.cacheControl ?? `${opts.private ? 'private, ' : ''}no-cache, must-revalidate`,
+  )
   const inm = request.headers['if-none-match']
   let fresh = false
   if (inm) {

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import { AppError, fail } from './errors.ts'
+import { registerWebClient } from './spa.ts'
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 
@@ -27,7 +28,8 @@ function fromFramework(err: FastifyError): AppError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('Model_ValidationFailed', 400, 'The body is empty')
   }
-  if (err instanceof SyntaxError) return new AppError('Model_ValidationFailed', 400, 'The body is not valid JSON')
+  if (err instanceof SyntaxError)
+    return new AppError('Model_ValidationFailed', 400, 'The body is not valid JSON')
   const status = err.statusCode ?? 500
   if (status >= 400 && status < 500) return new AppError('Custom', status, err.message)
   return fail('Server_Error')
@@ -37,13 +39,16 @@ function fromFramework(err: FastifyError): AppError {
  * One error shape for everything: `{title, status}` (decisions.md item 1). Global, so that every
  * encapsulated module answers errors the same way.
  */
-export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+export const errorHandlerPlugin = fp(async (app: FastifyInstance, opts: { webDir?: string }) => {
+  const serveIndex = opts.webDir ? await registerWebClient(app, opts.webDir) : null
+
   // A second router holding every route, to tell "wrong method" (405) from "no such path" (404).
   const routes = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true })
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     for (const method of methods) {
-      if (!routes.hasRoute(method as HTTPMethod, route.url)) routes.on(method as HTTPMethod, route.url, () => {})
+      if (!routes.hasRoute(method as HTTPMethod, route.url))
+        routes.on(method as HTTPMethod, route.url, () => {})
     }
   })
 
@@ -55,6 +60,7 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   })
 
   app.setNotFoundHandler((request, reply) => {
+    if (serveIndex?.(request, reply)) return reply
     const path = request.url.split('?')[0] ?? '/'
     const allowed = METHODS.filter((m) => routes.find(m, path))
     const err = allowed.length ? fail('Route_MethodNotAllowed') : fail('Route_NotFound')

@@ -51,8 +51,15 @@ export function takeToken(
     tokens = Math.min(p.capacity, tokens + periods * p.refill)
     since += periods * p.periodMs
   }
-  if (tokens > 0) return [{ tokens: tokens - 1, since }, { allowed: true, retryAfterMs: 0 }]
-  return [{ tokens, since }, { allowed: false, retryAfterMs: since + p.periodMs - now }]
+  if (tokens > 0)
+    return [
+      { tokens: tokens - 1, since },
+      { allowed: true, retryAfterMs: 0 },
+    ]
+  return [
+    { tokens, since },
+    { allowed: false, retryAfterMs: since + p.periodMs - now },
+  ]
 }
 
 export function countInWindow(
@@ -65,18 +72,27 @@ export function countInWindow(
   let since = state?.since ?? now
   const elapsed = Math.floor((now - since) / segmentMs)
   if (elapsed > 0) {
-    counts = elapsed >= p.segments ? new Array(p.segments).fill(0) : [...counts.slice(elapsed), ...new Array(elapsed).fill(0)]
+    counts =
+      elapsed >= p.segments
+        ? new Array(p.segments).fill(0)
+        : [...counts.slice(elapsed), ...new Array(elapsed).fill(0)]
     since += elapsed * segmentMs
   }
   const used = counts.reduce((a, b) => a + b, 0)
   if (used < p.permits) {
     const next = [...counts]
     next[next.length - 1]! += 1
-    return [{ counts: next, since }, { allowed: true, retryAfterMs: 0 }]
+    return [
+      { counts: next, since },
+      { allowed: true, retryAfterMs: 0 },
+    ]
   }
   // Room appears when the oldest non-empty segment slides out of the window.
   const oldest = counts.findIndex((c) => c > 0)
-  return [{ counts, since }, { allowed: false, retryAfterMs: since + (oldest + 1) * segmentMs - now }]
+  return [
+    { counts, since },
+    { allowed: false, retryAfterMs: since + (oldest + 1) * segmentMs - now },
+  ]
 }
 
 /** Where limiter state lives: in process now, Redis when replicas share limits. */

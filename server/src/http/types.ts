@@ -1,6 +1,7 @@
 import '@fastify/cookie'
 import '@fastify/multipart'
 import type { Config } from '../config/index.ts'
+import type { Db } from '../db/index.ts'
 import type { Infra } from '../infra/index.ts'
 import type { SessionUser } from '../modules/account/sessions.service.ts'
 import type { Services } from '../services.ts'
@@ -20,6 +21,6 @@ declare module 'fastify' {
     user: SessionUser | null
   }
   interface FastifyInstance {
-    deps: { config: Config; infra: Infra; services: Services }
+    deps: { config: Config; db: Db; infra: Infra; services: Services }
   }
 }

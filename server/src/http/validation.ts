@@ -32,7 +32,8 @@ export function normalise(schema: Schema | undefined, value: unknown): unknown {
       const lower = value.toLowerCase()
       const byName = Object.keys(members).find((k) => k.toLowerCase() === lower)
       if (byName) return byName
-      if (/^-?\d+$/.test(value)) return Object.keys(members).find((k) => members[k] === Number(value)) ?? value
+      if (/^-?\d+$/.test(value))
+        return Object.keys(members).find((k) => members[k] === Number(value)) ?? value
     }
     return value
   }
@@ -58,10 +59,7 @@ export function normalise(schema: Schema | undefined, value: unknown): unknown {
 /** "userName must NOT have more than 15 characters" from Ajv's first error. */
 export function describeError(part: string, error: ErrorObject | undefined): string {
   if (!error) return 'The request is not valid'
-  const field = error.instancePath
-    .split('/')
-    .filter(Boolean)
-    .join('.')
+  const field = error.instancePath.split('/').filter(Boolean).join('.')
   const missing = error.keyword === 'required' ? String(error.params.missingProperty) : undefined
   const name = missing ?? field
   const where = name ? name : part

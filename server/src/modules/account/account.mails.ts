@@ -20,7 +20,7 @@ const texts: Record<MailKind, { subject: string; intro: string; button: string }
   },
 }
 
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 /** The mail for one account flow, as plain text and simple HTML with the same content. */
@@ -30,16 +30,24 @@ export function accountMail(
 ): MailMessage {
   const t = texts[kind]
   const footer = `This link works once and expires in 3 hours. If you did not ask for it, ignore this mail.`
-  const text = [`Hello ${opts.userName},`, '', t.intro, '', `${t.button}: ${opts.url}`, '', footer, '', `— ${opts.platform}`].join(
-    '\n',
-  )
+  const text = [
+    `Hello ${opts.userName},`,
+    '',
+    t.intro,
+    '',
+    `${t.button}: ${opts.url}`,
+    '',
+    footer,
+    '',
+    `— ${opts.platform}`,
+  ].join('\n')
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;max-width:560px;margin:auto;padding:24px">
-<p>Hello ${escape(opts.userName)},</p>
-<p>${escape(t.intro)}</p>
-<p><a href="${escape(opts.url)}" style="display:inline-block;padding:10px 18px;background:#2f6fde;color:#fff;border-radius:6px;text-decoration:none">${escape(t.button)}</a></p>
-<p style="font-size:13px;color:#555">Or open this address: ${escape(opts.url)}</p>
-<p style="font-size:13px;color:#555">${escape(footer)}</p>
-<p>— ${escape(opts.platform)}</p>
+<p>Hello ${escapeHtml(opts.userName)},</p>
+<p>${escapeHtml(t.intro)}</p>
+<p><a href="${escapeHtml(opts.url)}" style="display:inline-block;padding:10px 18px;background:#2f6fde;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(t.button)}</a></p>
+<p style="font-size:13px;color:#555">Or open this address: ${escapeHtml(opts.url)}</p>
+<p style="font-size:13px;color:#555">${escapeHtml(footer)}</p>
+<p>— ${escapeHtml(opts.platform)}</p>
 </body></html>`
   return { to: opts.to, subject: `${t.subject} - ${opts.platform}`, text, html }
 }

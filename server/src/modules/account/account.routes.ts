@@ -77,7 +77,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/passwordreset',
     {
       config: { rateLimit: 'Register' },
-      schema: { summary: 'Set a new password with a mailed token', tags: ['Account'], body: PasswordResetModel, response: { 200: Empty, ...errors(429) } },
+      schema: {
+        summary: 'Set a new password with a mailed token',
+        tags: ['Account'],
+        body: PasswordResetModel,
+        response: { 200: Empty, ...errors(429) },
+      },
     },
     async (request, reply) => {
       await account.resetPassword(request.body, origin(request))
@@ -87,7 +92,14 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/verify',
-    { schema: { summary: 'Confirm the e-mail address and sign in', tags: ['Account'], body: AccountVerifyModel, response: { 200: Empty, ...errors(401) } } },
+    {
+      schema: {
+        summary: 'Confirm the e-mail address and sign in',
+        tags: ['Account'],
+        body: AccountVerifyModel,
+        response: { 200: Empty, ...errors(401) },
+      },
+    },
     async (request, reply) => {
       startSession(request, reply, await account.verifyEmail(request.body, origin(request)))
       return reply.send()
@@ -96,7 +108,14 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/login',
-    { schema: { summary: 'Sign in', tags: ['Account'], body: LoginModel, response: { 200: Empty, ...errors(401) } } },
+    {
+      schema: {
+        summary: 'Sign in',
+        tags: ['Account'],
+        body: LoginModel,
+        response: { 200: Empty, ...errors(401) },
+      },
+    },
     async (request, reply) => {
       const session = await account.login(request.body, origin(request))
       // Signing in replaces whatever session the browser had.
@@ -108,7 +127,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/logout',
-    { config: { auth: 'user' }, schema: { summary: 'Sign out', tags: ['Account'], response: { 200: Empty, ...errors(401, 403) } } },
+    {
+      config: { auth: 'user' },
+      schema: { summary: 'Sign out', tags: ['Account'], response: { 200: Empty, ...errors(401, 403) } },
+    },
     async (request, reply) => {
       await account.logout(request.user!)
       clearSessionCookie(request, reply)
@@ -120,7 +142,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/update',
     {
       config: { auth: 'user' },
-      schema: { summary: 'Edit the profile', tags: ['Account'], body: ProfileUpdateModel, response: { 200: Empty, ...errors(401, 403) } },
+      schema: {
+        summary: 'Edit the profile',
+        tags: ['Account'],
+        body: ProfileUpdateModel,
+        response: { 200: Empty, ...errors(401, 403) },
+      },
     },
     async (request, reply) => {
       await account.update(request.user!, request.body)
@@ -132,7 +159,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/changepassword',
     {
       config: { auth: 'user' },
-      schema: { summary: 'Change the password', tags: ['Account'], body: PasswordChangeModel, response: { 200: Empty, ...errors(401, 403) } },
+      schema: {
+        summary: 'Change the password',
+        tags: ['Account'],
+        body: PasswordChangeModel,
+        response: { 200: Empty, ...errors(401, 403) },
+      },
     },
     async (request, reply) => {
       await account.changePassword(request.user!, request.body)
@@ -151,7 +183,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: ResponseWithData(Type.Boolean()),
           ...errors(401, 403, 429),
-          400: Type.Object({ title: Type.String(), data: Type.Optional(Type.Boolean()), status: Type.Integer() }),
+          400: Type.Object({
+            title: Type.String(),
+            data: Type.Optional(Type.Boolean()),
+            status: Type.Integer(),
+          }),
         },
       },
     },
@@ -165,7 +201,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/mailchangeconfirm',
     {
       config: { auth: 'user' },
-      schema: { summary: 'Apply an e-mail change from the mailed link', tags: ['Account'], body: AccountVerifyModel, response: { 200: Empty, ...errors(401, 403) } },
+      schema: {
+        summary: 'Apply an e-mail change from the mailed link',
+        tags: ['Account'],
+        body: AccountVerifyModel,
+        response: { 200: Empty, ...errors(401, 403) },
+      },
     },
     async (request, reply) => {
       await account.confirmEmailChange(request.user!, request.body)
@@ -177,7 +218,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/profile',
     {
       config: { auth: 'user' },
-      schema: { summary: 'The caller’s profile', tags: ['Account'], response: { 200: ProfileUserInfoModel, ...errors(401, 403) } },
+      schema: {
+        summary: 'The caller’s profile',
+        tags: ['Account'],
+        response: { 200: ProfileUserInfoModel, ...errors(401, 403) },
+      },
     },
     async (request) => {
       const user = await account.profile(request.user!.id)

@@ -8,7 +8,12 @@ const Password = RequiredString({ maxLength: 128, description: 'Password' })
 const Phone = Type.String({ pattern: '^\\+?[0-9][0-9 ().-]{2,30}$', maxLength: 32 })
 const Challenge = Type.Optional(Nullable(Type.String({ maxLength: 4096, description: 'Captcha answer' })))
 
-export const RegisterModel = Type.Object({ userName: UserName, password: Password, email: Email, challenge: Challenge })
+export const RegisterModel = Type.Object({
+  userName: UserName,
+  password: Password,
+  email: Email,
+  challenge: Challenge,
+})
 export const LoginModel = Type.Object({
   userName: RequiredString({ maxLength: 256, description: 'User name or e-mail address' }),
   password: Password,

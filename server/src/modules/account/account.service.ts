@@ -55,11 +55,13 @@ export function createAccountService(deps: {
       .map((d) => d.trim())
       .filter(Boolean)
     const domain = email.slice(email.indexOf('@') + 1)
-    if (list.length && !list.includes(domain)) throw fail('Account_AvailableEmailDomain', { params: [list.join(', ')] })
+    if (list.length && !list.includes(domain))
+      throw fail('Account_AvailableEmailDomain', { params: [list.join(', ')] })
   }
 
   async function requireCaptcha(answer: string | null | undefined, ip: string) {
-    if (policy().useCaptcha && !(await captcha.verify(answer ?? '', ip))) throw fail('Account_TokenValidationFailed')
+    if (policy().useCaptcha && !(await captcha.verify(answer ?? '', ip)))
+      throw fail('Account_TokenValidationFailed')
   }
 
   function requireMail() {
@@ -72,7 +74,12 @@ export function createAccountService(deps: {
     try {
       await mailer.send(accountMail(kind, { to, userName: user.userName, url, platform: platform() }))
     } catch (err) {
-      audit.write({ level: 'Error', logger: 'mail', message: `Mail to ${to} failed: ${String(err)}`, status: 'Failed' })
+      audit.write({
+        level: 'Error',
+        logger: 'mail',
+        message: `Mail to ${to} failed: ${String(err)}`,
+        status: 'Failed',
+      })
       throw fail('Account_EmailSendFailed')
     }
   }
@@ -120,7 +127,13 @@ export function createAccountService(deps: {
           lastVisitedUtc: now,
           registerTimeUtc: now,
         })
-        audit.write({ logger: 'account', message: `Registered ${user.userName}`, status: 'Success', userName: user.userName, ip: origin.ip })
+        audit.write({
+          logger: 'account',
+          message: `Registered ${user.userName}`,
+          status: 'Success',
+          userName: user.userName,
+          ip: origin.ip,
+        })
       }
 
       if (p.activeOnRegister) {
@@ -143,12 +156,25 @@ export function createAccountService(deps: {
         throw fail('Account_IncorrectUserNameOrPassword')
       }
       if (!(await verify(user.passwordHash, input.password))) {
-        audit.write({ level: 'Warning', logger: 'account', message: `Wrong password for ${user.userName}`, status: 'Denied', userName: user.userName, ip: origin.ip })
+        audit.write({
+          level: 'Warning',
+          logger: 'account',
+          message: `Wrong password for ${user.userName}`,
+          status: 'Denied',
+          userName: user.userName,
+          ip: origin.ip,
+        })
         throw fail('Account_IncorrectUserNameOrPassword')
       }
       if (user.role === 0) throw fail('Account_UserDisabled')
       if (!user.emailConfirmed) throw fail('Account_EmailNotConfirmedForLogin')
-      audit.write({ logger: 'account', message: `${user.userName} signed in`, status: 'Success', userName: user.userName, ip: origin.ip })
+      audit.write({
+        logger: 'account',
+        message: `${user.userName} signed in`,
+        status: 'Success',
+        userName: user.userName,
+        ip: origin.ip,
+      })
       return signIn(user, origin.ip)
     },
 
@@ -162,10 +188,17 @@ export function createAccountService(deps: {
 
     async update(
       actor: SessionUser,
-      input: { userName?: string | null; bio?: string | null; phone?: string | null; realName?: string | null; stdNumber?: string | null },
+      input: {
+        userName?: string | null
+        bio?: string | null
+        phone?: string | null
+        realName?: string | null
+        stdNumber?: string | null
+      },
     ): Promise<void> {
       const patch: Parameters<typeof updateUser>[2] = {}
-      if (input.userName != null && input.userName.trim() !== actor.userName) patch.userName = input.userName.trim()
+      if (input.userName != null && input.userName.trim() !== actor.userName)
+        patch.userName = input.userName.trim()
       if (input.bio != null) patch.bio = input.bio
       if (input.phone != null) patch.phone = input.phone
       if (input.realName != null) patch.realName = input.realName
@@ -190,7 +223,12 @@ export function createAccountService(deps: {
       // A changed password voids pending reset links and every other signed-in device.
       await tokens.revokeAll(user.id, 'reset')
       await sessions.destroyAllFor(user.id, actor.sessionId)
-      audit.write({ logger: 'account', message: `${user.userName} changed their password`, status: 'Success', userName: user.userName })
+      audit.write({
+        logger: 'account',
+        message: `${user.userName} changed their password`,
+        status: 'Success',
+        userName: user.userName,
+      })
     },
 
     async changeEmail(actor: SessionUser, newMail: string, origin: Origin): Promise<void> {
@@ -221,7 +259,10 @@ export function createAccountService(deps: {
       await sendLink('reset', user, user.email, origin)
     },
 
-    async resetPassword(input: { password: string; email: string; rToken: string }, origin: Origin): Promise<void> {
+    async resetPassword(
+      input: { password: string; email: string; rToken: string },
+      origin: Origin,
+    ): Promise<void> {
       const email = decodeLinkValue(input.email)
       const user = email ? await findUserByEmail(db, email) : undefined
       if (!user || !email) throw fail('Account_InvalidEmail')
@@ -229,10 +270,20 @@ export function createAccountService(deps: {
       const token = decodeLinkValue(input.rToken)
       const userId = token ? await tokens.consume(token, 'reset', email) : null
       if (userId !== user.id) throw fail('Account_InvalidToken')
-      await updateUser(db, user.id, { passwordHash: await hash(input.password), lastVisitedUtc: new Date(), ip: origin.ip })
+      await updateUser(db, user.id, {
+        passwordHash: await hash(input.password),
+        lastVisitedUtc: new Date(),
+        ip: origin.ip,
+      })
       await tokens.revokeAll(user.id, 'reset')
       await sessions.destroyAllFor(user.id)
-      audit.write({ logger: 'account', message: `${user.userName} reset their password`, status: 'Success', userName: user.userName, ip: origin.ip })
+      audit.write({
+        logger: 'account',
+        message: `${user.userName} reset their password`,
+        status: 'Success',
+        userName: user.userName,
+        ip: origin.ip,
+      })
     },
 
     async verifyEmail(input: { token: string; email: string }, origin: Origin): Promise<NewSession> {
@@ -247,7 +298,8 @@ export function createAccountService(deps: {
     },
 
     /** Records a visit (at most every few seconds per user; see the auth hook). */
-    touch: (userId: string, ip: string) => updateUser(db, userId, { lastVisitedUtc: new Date(), ip: ip.slice(0, 40) }),
+    touch: (userId: string, ip: string) =>
+      updateUser(db, userId, { lastVisitedUtc: new Date(), ip: ip.slice(0, 40) }),
 
     /** The bootstrap admin: created when none exists. Returns the password when it made one. */
     async ensureAdmin(password: string | undefined, generate: () => string): Promise<string | null> {

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/index.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
+import type { DbOrTx } from '../../db/index.ts'
 import { users } from '../../db/schema.ts'
 import { fail } from '../../http/errors.ts'
 
@@ -16,12 +16,18 @@ export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | un
 }
 
 export async function findUserByName(db: DbOrTx, name: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.normalizedUserName, normaliseName(name)))
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.normalizedUserName, normaliseName(name)))
   return row
 }
 
 export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.normalizedEmail, normaliseEmail(email)))
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.normalizedEmail, normaliseEmail(email)))
   return row
 }
 
@@ -36,7 +42,11 @@ export async function insertUser(db: DbOrTx, user: Omit<NewUser, 'normalizedUser
   try {
     const [row] = await db
       .insert(users)
-      .values({ ...user, normalizedUserName: normaliseName(user.userName), normalizedEmail: normaliseEmail(user.email) })
+      .values({
+        ...user,
+        normalizedUserName: normaliseName(user.userName),
+        normalizedEmail: normaliseEmail(user.email),
+      })
       .returning()
     return row!
   } catch (err) {

@@ -28,7 +28,8 @@ const PICTURE_NAMES = new Set(['avatar', 'poster', 'logo', 'favicon'])
 function contentType(name: string, storedName: string): string {
   const ext = path.extname(name).toLowerCase()
   if (TYPES[ext]) return TYPES[ext]!
-  if (!ext && PICTURE_NAMES.has(name.toLowerCase())) return TYPES[path.extname(storedName).toLowerCase()] ?? 'image/webp'
+  if (!ext && PICTURE_NAMES.has(name.toLowerCase()))
+    return TYPES[path.extname(storedName).toLowerCase()] ?? 'image/webp'
   return 'application/octet-stream'
 }
 
@@ -69,7 +70,10 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const inline = type.startsWith('image/') && !type.includes('svg')
       reply.header('Content-Type', type)
       reply.header('Content-Length', file.fileSize)
-      reply.header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(filename)}`)
+      reply.header(
+        'Content-Disposition',
+        `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(filename)}`,
+      )
       return reply.send(stream)
     },
   )

@@ -9,7 +9,10 @@ export const MAX_IMAGE_BYTES = 3 * 1024 * 1024
  * Checks the bytes really are a picture of an allowed format and re-encodes it: GIFs are kept as
  * they are (animation), everything else becomes WebP, scaled down to `width` when given.
  */
-export async function prepareImage(bytes: Buffer, opts: { width?: number }): Promise<{ bytes: Buffer; ext: string }> {
+export async function prepareImage(
+  bytes: Buffer,
+  opts: { width?: number },
+): Promise<{ bytes: Buffer; ext: string }> {
   if (bytes.length === 0) throw fail('File_SizeZero')
   if (bytes.length > MAX_IMAGE_BYTES) throw fail('File_SizeTooLarge')
   try {

@@ -8,7 +8,11 @@ const POW_TTL_MS = 5 * 60_000
 const key = (id: string) => `pow:${id}`
 
 /** Captcha (game-engine §9): which provider is active, HashPow challenges, and verifying answers. */
-export function createCaptchaService(deps: { config: Config['captcha']; cache: Cache; settings: SettingsService }) {
+export function createCaptchaService(deps: {
+  config: Config['captcha']
+  cache: Cache
+  settings: SettingsService
+}) {
   const { config, cache, settings } = deps
   const active = () => (settings.get().accountPolicy.useCaptcha ? config.provider : 'None')
 
@@ -19,7 +23,12 @@ export function createCaptchaService(deps: { config: Config['captcha']; cache: C
       const res = await fetch(config.turnstileVerifyUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ secret: config.turnstileSecretKey, response: token, remoteip: ip, idempotency_key: '' }),
+        body: JSON.stringify({
+          secret: config.turnstileSecretKey,
+          response: token,
+          remoteip: ip,
+          idempotency_key: '',
+        }),
         signal: AbortSignal.timeout(5000),
       })
       if (!res.ok) return false

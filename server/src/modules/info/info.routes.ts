@@ -12,7 +12,13 @@ export const infoRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/config',
-    { schema: { summary: 'Client configuration', tags: ['Info'], response: { 200: ClientConfig, ...errors() } } },
+    {
+      schema: {
+        summary: 'Client configuration',
+        tags: ['Info'],
+        response: { 200: ClientConfig, ...errors() },
+      },
+    },
     async (request, reply) => {
       const { globalConfig: g, containerPolicy: c } = settings.get()
       const body = {
@@ -35,7 +41,13 @@ export const infoRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/captcha',
-    { schema: { summary: 'Which captcha the client must solve', tags: ['Info'], response: { 200: ClientCaptchaInfoModel, ...errors() } } },
+    {
+      schema: {
+        summary: 'Which captcha the client must solve',
+        tags: ['Info'],
+        response: { 200: ClientCaptchaInfoModel, ...errors() },
+      },
+    },
     async (request, reply) => {
       const body = captcha.info()
       if (notModified(request, reply, `cap-${hashTag(body)}`, settings.changedAt())) return reply
@@ -47,7 +59,11 @@ export const infoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/captcha/powchallenge',
     {
       config: { rateLimit: 'PowChallenge' },
-      schema: { summary: 'A new proof-of-work challenge', tags: ['Info'], response: { 200: HashPowChallenge, ...errors(404, 429) } },
+      schema: {
+        summary: 'A new proof-of-work challenge',
+        tags: ['Info'],
+        response: { 200: HashPowChallenge, ...errors(404, 429) },
+      },
     },
     async (_request, reply) => {
       reply.header('Cache-Control', 'no-store')

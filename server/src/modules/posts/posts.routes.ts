@@ -12,7 +12,13 @@ export const postsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/posts/latest',
-    { schema: { summary: 'The 20 newest posts, pinned first', tags: ['Info'], response: { 200: Type.Array(PostInfoModel), ...errors() } } },
+    {
+      schema: {
+        summary: 'The 20 newest posts, pinned first',
+        tags: ['Info'],
+        response: { 200: Type.Array(PostInfoModel), ...errors() },
+      },
+    },
     async (request, reply) => {
       const list = (await posts.list()).slice(0, 20)
       if (notModified(request, reply, `latest-${hashTag(list)}`, newest(list))) return reply
@@ -24,7 +30,11 @@ export const postsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/posts',
     {
       config: { rateLimit: 'Query' },
-      schema: { summary: 'All posts, pinned first', tags: ['Info'], response: { 200: Type.Array(PostInfoModel), ...errors(429) } },
+      schema: {
+        summary: 'All posts, pinned first',
+        tags: ['Info'],
+        response: { 200: Type.Array(PostInfoModel), ...errors(429) },
+      },
     },
     async (request, reply) => {
       const list = await posts.list()

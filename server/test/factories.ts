@@ -1,0 +1,37 @@
+import { eq } from 'drizzle-orm'
+import type { App } from '../src/app.ts'
+import { users } from '../src/db/schema.ts'
+import { Agent } from './helpers/agent.ts'
+
+let seq = 0
+/** A user name unique within the run (3 to 15 characters). */
+export const uniqueName = (prefix = 'u') =>
+  `${prefix}${Date.now().toString(36).slice(-5)}${(seq++).toString(36)}`.slice(0, 15)
+
+export const PASSWORD = 'Passw0rd!'
+
+export interface TestUser {
+  agent: Agent
+  userName: string
+  email: string
+  password: string
+}
+
+/** Registers a user through the API (default policy: active at once) and returns a signed-in agent. */
+export async function registeredUser(
+  app: App,
+  overrides: Partial<Omit<TestUser, 'agent'>> = {},
+): Promise<TestUser> {
+  const agent = new Agent(app)
+  const userName = overrides.userName ?? uniqueName()
+  const email = overrides.email ?? `${userName.toLowerCase()}@example.com`
+  const password = overrides.password ?? PASSWORD
+  const res = await agent.post('/api/account/register', { userName, email, password })
+  if (res.statusCode !== 200) throw new Error(`register failed: ${res.body}`)
+  return { agent, userName, email, password }
+}
+
+/** Gives a user a role directly (the admin API arrives with its own issue). */
+export async function setRole(app: App, userName: string, role: 0 | 1 | 2 | 3) {
+  await app.deps.db.update(users).set({ role }).where(eq(users.normalizedUserName, userName.toLowerCase()))
+}

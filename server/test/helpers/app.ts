@@ -1,0 +1,36 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { type App, buildApp } from '../../src/app.ts'
+import { loadConfig } from '../../src/config/index.ts'
+import { closeInfra, createInfra } from '../../src/infra/index.ts'
+import { createTestDatabase } from './database.ts'
+
+export interface TestApp {
+  app: App
+  dataDir: string
+  close(): Promise<void>
+}
+
+/**
+ * The real application on a fresh database and a temporary data folder. `env` takes the same
+ * variables as production (e.g. SMTP_HOST, CAPTCHA_PROVIDER).
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-test-'))
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env })
+  const database = await createTestDatabase()
+  const infra = createInfra(config)
+  const app = await buildApp({ config, database, infra, logger: false })
+  await app.ready()
+  return {
+    app,
+    dataDir,
+    async close() {
+      await app.close()
+      await closeInfra(infra)
+      await database.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
