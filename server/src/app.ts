@@ -12,6 +12,7 @@ import './http/types.ts'
 import { createValidatorCompiler } from './http/validation.ts'
 import type { Infra } from './infra/index.ts'
 import { accountRoutes } from './modules/account/account.routes.ts'
+import { adminConfigRoutes } from './modules/admin/config.routes.ts'
 import { assetRoutes } from './modules/assets/assets.routes.ts'
 import { infoRoutes } from './modules/info/info.routes.ts'
 import { postsRoutes } from './modules/posts/posts.routes.ts'
@@ -51,6 +52,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(authPlugin)
 
   await app.register(accountRoutes, { prefix: '/api/account' })
+  await app.register(adminConfigRoutes, { prefix: '/api/admin' })
   await app.register(infoRoutes, { prefix: '/api' })
   await app.register(postsRoutes, { prefix: '/api' })
   await app.register(assetRoutes)

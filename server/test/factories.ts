@@ -35,3 +35,21 @@ export async function registeredUser(
 export async function setRole(app: App, userName: string, role: 0 | 1 | 2 | 3) {
   await app.deps.db.update(users).set({ role }).where(eq(users.normalizedUserName, userName.toLowerCase()))
 }
+
+export const ADMIN_PASSWORD = 'Adm1nPassword'
+
+/** Signs in as the bootstrap Admin (created on first use, as at start-up). */
+export async function adminAgent(app: App): Promise<Agent> {
+  await app.deps.services.account.ensureAdmin(ADMIN_PASSWORD, () => ADMIN_PASSWORD)
+  const agent = new Agent(app)
+  const res = await agent.post('/api/account/login', { userName: 'Admin', password: ADMIN_PASSWORD })
+  if (res.statusCode !== 200) throw new Error(`admin login failed: ${res.body}`)
+  return agent
+}
+
+/** Replaces the account policy through the admin API (fields left out take their defaults). */
+export async function setAccountPolicy(app: App, policy: Record<string, unknown>) {
+  const admin = await adminAgent(app)
+  const res = await admin.put('/api/admin/config', { accountPolicy: policy })
+  if (res.statusCode !== 200) throw new Error(`policy update failed: ${res.body}`)
+}

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { clearSessionCookie, setSessionCookie } from '../../http/auth.ts'
+import { sendScalar } from '../../http/reply.ts'
 import { Empty, ErrorBody, errors, ResponseWithData } from '../../http/schema.ts'
 import { readUpload } from '../../http/upload.ts'
 import { MAX_IMAGE_BYTES } from '../assets/images.ts'
@@ -251,9 +252,9 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.String({ description: '/assets/<hash>/avatar.webp' }), ...errors(401, 403) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const upload = await readUpload(request, MAX_IMAGE_BYTES)
-      return account.setAvatar(request.user!, upload.bytes)
+      return sendScalar(reply, await account.setAvatar(request.user!, upload.bytes))
     },
   )
 }

@@ -24,7 +24,7 @@ export const infoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = {
         title: g.title,
         slogan: g.slogan,
-        footerInfo: g.footerInfo,
+        footerInfo: g.footerInfo ?? null,
         // Only a valid colour reaches clients (seed §5).
         customTheme: g.customTheme && HEX_COLOUR.test(g.customTheme) ? g.customTheme : null,
         apiPublicKey: null,

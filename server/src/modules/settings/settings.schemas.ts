@@ -10,25 +10,27 @@ export const AccountPolicy = Type.Object({
   /** New accounts confirm their e-mail; also enables self-service reset and e-mail change. */
   emailConfirmationRequired: Type.Boolean({ default: false }),
   /** Comma-separated allowed e-mail domains; empty means any. */
-  emailDomainList: Type.String({ default: '' }),
+  emailDomainList: Type.String({ default: '', maxLength: 1024 }),
 })
 export type AccountPolicy = Static<typeof AccountPolicy>
 
 export const GlobalConfig = Type.Object({
-  title: Type.String({ default: 'Pennant' }),
-  slogan: Type.String({ default: 'Hack for fun not for profit' }),
-  description: Nullable(Type.String()),
-  footerInfo: Nullable(Type.String()),
-  customTheme: Nullable(Type.String()),
+  title: Type.String({ default: 'Pennant', maxLength: 64 }),
+  slogan: Type.String({ default: 'Hack for fun not for profit', maxLength: 256 }),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 1024 }))),
+  footerInfo: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+  /** `#rrggbb`, or empty / null for the platform default. */
+  customTheme: Type.Optional(Nullable(Type.String({ pattern: '^(#[0-9a-fA-F]{6})?$' }))),
   apiEncryption: Type.Boolean({ default: false }),
-  logoHash: Nullable(Type.String()),
-  faviconHash: Nullable(Type.String()),
+  /** Set only by the logo upload; ignored on save. */
+  logoHash: Type.Optional(Nullable(Type.String())),
+  faviconHash: Type.Optional(Nullable(Type.String())),
 })
 export type GlobalConfig = Static<typeof GlobalConfig>
 
 export const ContainerPolicy = Type.Object({
   autoDestroyOnLimitReached: Type.Boolean({ default: false }),
-  maxExerciseContainerCountPerUser: Type.Integer({ default: 1 }),
+  maxExerciseContainerCountPerUser: Type.Integer({ default: 1, minimum: 0, maximum: 100 }),
   /** Minutes a new container lives. */
   defaultLifetime: Type.Integer({ default: 120, minimum: 1, maximum: 7200 }),
   /** Minutes one extension adds. */
@@ -37,6 +39,13 @@ export const ContainerPolicy = Type.Object({
   renewalWindow: Type.Integer({ default: 10, minimum: 1, maximum: 360 }),
 })
 export type ContainerPolicy = Static<typeof ContainerPolicy>
+
+/** Each section given replaces the stored one; fields left out take their defaults. */
+export const ConfigEditModel = Type.Object({
+  accountPolicy: Type.Optional(Nullable(Type.Partial(AccountPolicy))),
+  globalConfig: Type.Optional(Nullable(Type.Partial(GlobalConfig))),
+  containerPolicy: Type.Optional(Nullable(Type.Partial(ContainerPolicy))),
+})
 
 export const PortMappingType = Enum('ContainerPortMappingType', { Default: 0, PlatformProxy: 1 })
 

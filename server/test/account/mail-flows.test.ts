@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { PASSWORD, registeredUser, setAccountPolicy, uniqueName } from '../factories.ts'
+import { Agent } from '../helpers/agent.ts'
+import { createTestApp, type TestApp } from '../helpers/app.ts'
+import { linkIn, startSmtp } from '../helpers/smtp.ts'
+
+let t: TestApp
+let smtp: Awaited<ReturnType<typeof startSmtp>>
+beforeAll(async () => {
+  smtp = await startSmtp()
+  t = await createTestApp(smtp.env)
+})
+afterAll(async () => {
+  await t.close()
+  await smtp.close()
+})
+beforeEach(() => setAccountPolicy(t.app, { emailConfirmationRequired: true }))
+
+const b64 = (s: string) => Buffer.from(s).toString('base64')
+
+describe('password recovery (POST /api/account/recovery, /passwordreset)', () => {
+  it('mails a reset link; the new password works, the old one and other sessions do not', async () => {
+    const user = await registeredUser(t.app)
+    const res = await new Agent(t.app).post('/api/account/recovery', { email: user.email })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({
+      title: 'A password-reset link has been sent to your e-mail address',
+      status: 200,
+    })
+
+    const link = linkIn(await smtp.mailTo(user.email))
+    expect(link.path).toBe('reset')
+    const reset = await new Agent(t.app).post('/api/account/passwordreset', {
+      password: 'N3wSecret',
+      email: link.email,
+      rToken: link.token,
+    })
+    expect(reset.statusCode).toBe(200)
+
+    expect((await user.agent.get('/api/account/profile')).statusCode).toBe(401)
+    const old = await new Agent(t.app).post('/api/account/login', {
+      userName: user.userName,
+      password: PASSWORD,
+    })
+    expect(old.statusCode).toBe(401)
+    const fresh = await new Agent(t.app).post('/api/account/login', {
+      userName: user.userName,
+      password: 'N3wSecret',
+    })
+    expect(fresh.statusCode).toBe(200)
+
+    const reused = await new Agent(t.app).post('/api/account/passwordreset', {
+      password: 'An0therOne',
+      email: link.email,
+      rToken: link.token,
+    })
+    expect(reused.json()).toEqual({ title: 'The link is invalid or has expired', status: 400 })
+  })
+
+  it('keeps the token usable when the new password is too weak', async () => {
+    const user = await registeredUser(t.app)
+    await new Agent(t.app).post('/api/account/recovery', { email: user.email })
+    const link = linkIn(await smtp.mailTo(user.email))
+    const weak = await new Agent(t.app).post('/api/account/passwordreset', {
+      password: 'weak',
+      email: link.email,
+      rToken: link.token,
+    })
+    expect(weak.json().title).toMatch(/password needs/)
+    const ok = await new Agent(t.app).post('/api/account/passwordreset', {
+      password: 'Str0nger',
+      email: link.email,
+      rToken: link.token,
+    })
+    expect(ok.statusCode).toBe(200)
+  })
+
+  it('refuses an expired token', async () => {
+    const user = await registeredUser(t.app)
+    await new Agent(t.app).post('/api/account/recovery', { email: user.email })
+    const link = linkIn(await smtp.mailTo(user.email))
+    const { userTokens } = await import('../../src/db/schema.ts')
+    await t.app.deps.db.update(userTokens).set({ expiresAt: new Date(Date.now() - 1000) })
+    const res = await new Agent(t.app).post('/api/account/passwordreset', {
+      password: 'Str0nger',
+      email: link.email,
+      rToken: link.token,
+    })
+    expect(res.json()).toEqual({ title: 'The link is invalid or has expired', status: 400 })
+  })
+
+  it('refuses a token mailed to another account', async () => {
+    const alice = await registeredUser(t.app)
+    const bob = await registeredUser(t.app)
+    await new Agent(t.app).post('/api/account/recovery', { email: alice.email })
+    const link = linkIn(await smtp.mailTo(alice.email))
+    const res = await new Agent(t.app).post('/api/account/passwordreset', {
+      password: 'Hijack3d',
+      email: b64(bob.email),
+      rToken: link.token,
+    })
+    expect(res.statusCode).toBe(400)
+    const bobLogin = await new Agent(t.app).post('/api/account/login', {
+      userName: bob.userName,
+      password: PASSWORD,
+    })
+    expect(bobLogin.statusCode).toBe(200)
+  })
+
+  it('answers 404 for an unknown address and 400 when self-service reset is off', async () => {
+    const unknown = await new Agent(t.app).post('/api/account/recovery', { email: 'nobody@example.com' })
+    expect(unknown.json()).toEqual({ title: 'No account uses this e-mail address', status: 404 })
+    expect(unknown.statusCode).toBe(404)
+    await setAccountPolicy(t.app, { emailConfirmationRequired: false })
+    const user = await registeredUser(t.app)
+    const off = await new Agent(t.app).post('/api/account/recovery', { email: user.email })
+    expect(off.json()).toEqual({
+      title: 'Password reset by e-mail is off; ask an administrator',
+      status: 400,
+    })
+  })
+
+  it('rejects malformed reset requests with 400', async () => {
+    for (const body of [
+      {},
+      { password: 'Str0nger', email: '!!', rToken: '!!' },
+      { password: 1, email: 'a', rToken: 'b' },
+    ]) {
+      const res = await new Agent(t.app).post('/api/account/passwordreset', body)
+      expect(res.statusCode).toBe(400)
+      expect(res.json().status).toBe(400)
+    }
+  })
+})
+
+describe('e-mail change (PUT /api/account/changeemail, POST /mailchangeconfirm)', () => {
+  it('mails the new address and changes the e-mail only when the link is used by its owner', async () => {
+    const user = await registeredUser(t.app)
+    const newMail = `${uniqueName('m')}@example.org`
+    const res = await user.agent.put('/api/account/changeemail', { newMail })
+    expect(res.json()).toEqual({
+      title: 'A confirmation link has been sent to the new address',
+      data: true,
+      status: 200,
+    })
+    expect((await user.agent.get('/api/account/profile')).json().email).toBe(user.email)
+
+    const link = linkIn(await smtp.mailTo(newMail))
+    expect(link.path).toBe('confirm')
+    const stranger = await registeredUser(t.app)
+    const stolen = await stranger.agent.post('/api/account/mailchangeconfirm', {
+      token: link.token,
+      email: link.email,
+    })
+    expect(stolen.statusCode).toBe(400)
+    expect((await stranger.agent.get('/api/account/profile')).json().email).toBe(stranger.email)
+  })
+
+  it('applies the new address for the user who asked', async () => {
+    const user = await registeredUser(t.app)
+    const newMail = `${uniqueName('m')}@example.org`
+    await user.agent.put('/api/account/changeemail', { newMail })
+    const link = linkIn(await smtp.mailTo(newMail))
+    const ok = await user.agent.post('/api/account/mailchangeconfirm', {
+      token: link.token,
+      email: link.email,
+    })
+    expect(ok.statusCode).toBe(200)
+    expect((await user.agent.get('/api/account/profile')).json().email).toBe(newMail)
+    const login = await new Agent(t.app).post('/api/account/login', { userName: newMail, password: PASSWORD })
+    expect(login.statusCode).toBe(200)
+  })
+
+  it('refuses an address in use, and answers data:false when e-mail change is off', async () => {
+    const a = await registeredUser(t.app)
+    const b = await registeredUser(t.app)
+    const used = await a.agent.put('/api/account/changeemail', { newMail: b.email })
+    expect(used.json()).toEqual({ title: 'This e-mail address is already in use', status: 400 })
+    await setAccountPolicy(t.app, { emailConfirmationRequired: false })
+    const off = await a.agent.put('/api/account/changeemail', { newMail: `${uniqueName('m')}@example.org` })
+    expect(off.statusCode).toBe(400)
+    expect(off.json()).toEqual({
+      title: 'E-mail change is off; ask an administrator',
+      data: false,
+      status: 400,
+    })
+  })
+
+  it('needs a session', async () => {
+    const res = await new Agent(t.app).put('/api/account/changeemail', { newMail: 'a@b.co' })
+    expect(res.statusCode).toBe(401)
+    const confirm = await new Agent(t.app).post('/api/account/mailchangeconfirm', { token: 'a', email: 'b' })
+    expect(confirm.statusCode).toBe(401)
+  })
+})
