@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { sql } from 'drizzle-orm'
-import Fastify, { type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify'
 import type { Config } from './config/index.ts'
 import type { Database } from './db/index.ts'
 import { authPlugin } from './http/auth.ts'
@@ -34,6 +34,12 @@ export async function buildApp(deps: AppDeps) {
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
+    // Router-level faults (malformed URL encoding, over-long path parameters) in our error shape.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400
+      const title = status === 414 ? 'A path segment is too long' : 'The URL is malformed'
+      return (reply as FastifyReply).code(status).type('application/json; charset=utf-8').send({ title, status })
+    },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.setValidatorCompiler(createValidatorCompiler())

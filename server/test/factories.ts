@@ -38,12 +38,17 @@ export async function setRole(app: App, userName: string, role: 0 | 1 | 2 | 3) {
 
 export const ADMIN_PASSWORD = 'Adm1nPassword'
 
-/** Signs in as the bootstrap Admin (created on first use, as at start-up). */
+/**
+ * An agent signed in as the bootstrap Admin (created on first use, as at start-up). The session
+ * is opened directly, so this works whatever captcha the test has switched on.
+ */
 export async function adminAgent(app: App): Promise<Agent> {
   await app.deps.services.account.ensureAdmin(ADMIN_PASSWORD, () => ADMIN_PASSWORD)
+  const [admin] = await app.deps.db.select().from(users).where(eq(users.normalizedUserName, 'admin'))
+  const { token } = await app.deps.services.sessions.create(admin!.id)
   const agent = new Agent(app)
-  const res = await agent.post('/api/account/login', { userName: 'Admin', password: ADMIN_PASSWORD })
-  if (res.statusCode !== 200) throw new Error(`admin login failed: ${res.body}`)
+  agent.cookies.set('pennant_token', token)
+  await agent.get('/api/account/profile') // picks up the XSRF cookie, as a page load would
   return agent
 }
 

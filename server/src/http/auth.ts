@@ -81,11 +81,13 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     }
 
     // 3. Rate limits, per user when signed in, else per address.
+    // Routes open to anonymous callers are counted by address even when a session is present,
+    // or each freshly registered account would bring a fresh budget.
     if (!config.rateLimitDisabled) {
-      const key = request.user ? `u:${request.user.id}` : `ip:${request.ip}`
-      if (!isLoopback(request.ip)) await limit(request, 'Global', key)
-      const policy = request.routeOptions.config.rateLimit
-      if (policy) await limit(request, policy, key)
+      const { rateLimit: policy, auth } = request.routeOptions.config
+      const byUser = request.user ? `u:${request.user.id}` : `ip:${request.ip}`
+      if (!isLoopback(request.ip)) await limit(request, 'Global', byUser)
+      if (policy) await limit(request, policy, auth ? byUser : `ip:${request.ip}`)
     }
 
     // 4. Role gate.

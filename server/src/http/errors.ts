@@ -46,6 +46,7 @@ const catalogue = {
   // Files
   File_SizeZero: [400, 'The file is empty'],
   File_SizeTooLarge: [400, 'The file is too large'],
+  File_Malformed: [400, 'The uploaded form is malformed'],
   File_Missing: [400, 'Attach the file in the form field "file"'],
   File_NotFound: [404, 'File not found'],
   Avatar_UpdateFailed: [400, 'The image could not be read; use png, gif, jpeg, webp, avif or heic'],

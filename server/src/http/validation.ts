@@ -56,6 +56,23 @@ export function normalise(schema: Schema | undefined, value: unknown): unknown {
   return value
 }
 
+/** The path of the first string holding a NUL character (PostgreSQL cannot store one), or null. */
+export function findNul(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || 'value' : null
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNul(value[i], `${path}[${i}]`)
+      if (found) return found
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const found = findNul(v, path ? `${path}.${k}` : k)
+      if (found) return found
+    }
+  }
+  return null
+}
+
 /** "userName must NOT have more than 15 characters" from Ajv's first error. */
 export function describeError(part: string, error: ErrorObject | undefined): string {
   if (!error) return 'The request is not valid'
@@ -83,8 +100,11 @@ export function createValidatorCompiler(): FastifySchemaCompiler<Schema> {
     const validate: ValidateFunction = (httpPart === 'body' ? strict : coercing).compile(schema)
     return (data: unknown) => {
       const value = normalise(schema, data)
-      if (validate(value)) return { value }
-      const error = new Error(describeError(httpPart ?? 'body', validate.errors?.[0])) as Error & {
+      const nul = findNul(value)
+      const ok = !nul && validate(value)
+      if (ok) return { value }
+      const message = nul ? `${nul} must not contain NUL characters` : describeError(httpPart ?? 'body', validate.errors?.[0])
+      const error = new Error(message) as Error & {
         validation: unknown
         validationContext: string
       }

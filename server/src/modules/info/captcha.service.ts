@@ -11,9 +11,12 @@ const key = (id: string) => `pow:${id}`
 export function createCaptchaService(deps: {
   config: Config['captcha']
   cache: Cache
-  settings: SettingsService
+  settings: Pick<SettingsService, 'get'>
+  /** How long an issued challenge stays answerable. */
+  ttlMs?: number
 }) {
   const { config, cache, settings } = deps
+  const ttlMs = deps.ttlMs ?? POW_TTL_MS
   const active = () => (settings.get().accountPolicy.useCaptcha ? config.provider : 'None')
 
   async function verifyTurnstile(token: string, ip: string): Promise<boolean> {
@@ -48,7 +51,7 @@ export function createCaptchaService(deps: {
     async issuePow(): Promise<{ id: string; challenge: string; difficulty: number }> {
       if (config.provider !== 'HashPow') throw fail('Captcha_NotEnabled')
       const { id, challenge } = newPowChallenge()
-      await cache.set(key(id), challenge, POW_TTL_MS)
+      await cache.set(key(id), challenge, ttlMs)
       return { id, challenge, difficulty: config.powDifficulty }
     },
 

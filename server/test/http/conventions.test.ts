@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Agent } from '../helpers/agent.ts'
+import { createTestApp, type TestApp } from '../helpers/app.ts'
+import { ADMIN_PASSWORD, registeredUser } from '../factories.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(() => t.close())
+
+describe('error shape', () => {
+  it('answers an unknown /api path with a JSON 404, never the web page', async () => {
+    const res = await new Agent(t.app).get('/api/no/such/thing')
+    expect(res.statusCode).toBe(404)
+    expect(res.headers['content-type']).toMatch(/^application\/json/)
+    expect(res.json()).toEqual({ title: 'There is no such API route', status: 404 })
+  })
+
+  it('answers a wrong method with 405 and the allowed methods', async () => {
+    const res = await new Agent(t.app).request({ method: 'DELETE', url: '/api/account/login' })
+    expect(res.statusCode).toBe(405)
+    expect(res.headers.allow).toBe('POST')
+    expect(res.json()).toEqual({ title: 'This method is not allowed on this route', status: 405 })
+  })
+
+  it('matches paths without regard to case', async () => {
+    expect((await new Agent(t.app).get('/API/Config')).statusCode).toBe(200)
+  })
+
+  it('refuses invalid JSON, an empty JSON body and a wrong content type with 400/415', async () => {
+    const agent = new Agent(t.app)
+    const bad = await agent.request({ method: 'POST', url: '/api/account/login', payload: '{"userName":', headers: { 'content-type': 'application/json' } })
+    expect(bad.json()).toEqual({ title: 'The body is not valid JSON', status: 400 })
+    const empty = await agent.request({ method: 'POST', url: '/api/account/login', payload: '', headers: { 'content-type': 'application/json' } })
+    expect(empty.statusCode).toBe(400)
+    const xml = await agent.request({ method: 'POST', url: '/api/account/login', payload: '<a/>', headers: { 'content-type': 'application/xml' } })
+    expect(xml.statusCode).toBe(415)
+    expect(xml.json().status).toBe(415)
+  })
+
+  it('refuses text with a NUL character (which PostgreSQL cannot store) with 400', async () => {
+    const { agent } = await registeredUser(t.app)
+    const res = await agent.put('/api/account/update', { bio: 'a\u0000b' })
+    expect(res.json()).toEqual({ title: 'bio must not contain NUL characters', status: 400 })
+  })
+
+  it('answers an over-long path segment with 414 and a malformed URL with 400, in the error shape', async () => {
+    const long = await new Agent(t.app).get(`/api/posts/${'x'.repeat(300)}`)
+    expect(long.json()).toEqual({ title: 'A path segment is too long', status: 414 })
+    const broken = await new Agent(t.app).get('/api/posts/%E0%A4%A')
+    expect(broken.statusCode).toBe(400)
+    expect(broken.json().status).toBe(400)
+  })
+
+  it('refuses a broken multipart upload with 400', async () => {
+    const { agent } = await registeredUser(t.app)
+    const res = await agent.request({
+      method: 'PUT',
+      url: '/api/account/avatar',
+      payload: '--x\r\nbroken',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    })
+    expect(res.json()).toEqual({ title: 'The uploaded form is malformed', status: 400 })
+  })
+
+  it('refuses a body over 1 MiB with 413', async () => {
+    const res = await new Agent(t.app).post('/api/account/login', { userName: 'x'.repeat(1_100_000), password: 'y' })
+    expect(res.statusCode).toBe(413)
+    expect(res.json()).toEqual({ title: 'The request body is too large', status: 413 })
+  })
+
+  it('turns an unexpected fault into a logged 500 that leaks nothing', async () => {
+    const { agent } = await registeredUser(t.app)
+    const original = t.app.deps.services.account.profile
+    t.app.deps.services.account.profile = async () => {
+      throw new Error('secret internal detail')
+    }
+    try {
+      const res = await agent.get('/api/account/profile')
+      expect(res.statusCode).toBe(500)
+      expect(res.json()).toEqual({ title: 'Something went wrong on our side; the error has been logged', status: 500 })
+    } finally {
+      t.app.deps.services.account.profile = original
+    }
+  })
+})
+
+describe('service endpoints', () => {
+  it('reports health', async () => {
+    const res = await new Agent(t.app).get('/healthz')
+    expect(res.json()).toEqual({ status: 'Healthy' })
+  })
+
+  it('publishes an OpenAPI document covering every account and info route', async () => {
+    const doc = (await new Agent(t.app).get('/openapi/v1.json')).json()
+    expect(doc.openapi).toMatch(/^3\./)
+    const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    )
+    for (const op of [
+      'POST /api/account/register',
+      'POST /api/account/recovery',
+      'POST /api/account/passwordreset',
+      'POST /api/account/verify',
+      'POST /api/account/login',
+      'POST /api/account/logout',
+      'PUT /api/account/update',
+      'PUT /api/account/changepassword',
+      'PUT /api/account/changeemail',
+      'POST /api/account/mailchangeconfirm',
+      'GET /api/account/profile',
+      'PUT /api/account/avatar',
+      'GET /api/config',
+      'GET /api/captcha',
+      'GET /api/captcha/powchallenge',
+      'GET /api/posts',
+      'GET /api/posts/latest',
+      'GET /api/posts/{id}',
+      'GET /assets/{hash}/{filename}',
+    ]) {
+      expect(ops).toContain(op)
+    }
+    const register = doc.paths['/api/account/register'].post
+    expect(register.responses['200'].content['application/json'].schema.properties.data.enum).toEqual([
+      'LoggedIn',
+      'AdminConfirmationRequired',
+      'EmailConfirmationRequired',
+    ])
+  })
+})
+
+describe('bootstrap admin', () => {
+  it('creates Admin with the configured password once, and never a second admin', async () => {
+    const { account } = t.app.deps.services
+    expect(await account.ensureAdmin(ADMIN_PASSWORD, () => 'unused')).toBe(ADMIN_PASSWORD)
+    expect(await account.ensureAdmin('Other0ne', () => 'unused')).toBeNull()
+    const agent = new Agent(t.app)
+    expect((await agent.post('/api/account/login', { userName: 'Admin', password: ADMIN_PASSWORD })).statusCode).toBe(200)
+    expect((await agent.get('/api/account/profile')).json().role).toBe('Admin')
+  })
+})

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Agent } from '../helpers/agent.ts'
+import { createTestApp, type TestApp } from '../helpers/app.ts'
+import { adminAgent, registeredUser } from '../factories.ts'
+import { Agent as AgentClass } from '../helpers/agent.ts'
+
+/**
+ * Sends malformed input to every route of the OpenAPI document, as anonymous, user and admin
+ * callers, and checks the server never answers 5xx and always answers errors in `{title, status}`.
+ */
+let t: TestApp
+type Op = { method: string; path: string; body?: { properties?: Record<string, unknown> }; multipart: boolean }
+let ops: Op[] = []
+
+beforeAll(async () => {
+  t = await createTestApp()
+  const doc = (await t.app.inject({ url: '/openapi/v1.json' })).json()
+  for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const content = op.requestBody?.content ?? {}
+      ops.push({
+        method: method.toUpperCase(),
+        path,
+        body: content['application/json']?.schema,
+        multipart: Boolean(content['multipart/form-data']) || /avatar/.test(path),
+      })
+    }
+  }
+})
+afterAll(() => t.close())
+
+const WEIRD: unknown[] = [
+  null,
+  0,
+  -1,
+  1.5,
+  1e308,
+  -9007199254740993,
+  true,
+  '',
+  ' ',
+  '\u0000',
+  'x'.repeat(5000),
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '../../etc/passwd',
+  '😀'.repeat(40),
+  [],
+  [1, 'a'],
+  {},
+  { nested: { deep: [null] } },
+]
+const PARAMS = ['1', '0', '-1', '99999999999999999999', 'abc', '%00', '..%2F..', 'x'.repeat(300), '😀', 'ZZZZZZZZ']
+const RAW_BODIES = ['{', '[', 'null', '"str"', '123', 'true', '{"a":1}', '\u0000\u0001', '{"__proto__":{"admin":true}}']
+
+function fill(path: string, value: string) {
+  return path.replace(/\{[^}]+\}/g, encodeURIComponent(value).replace(/%25/g, '%'))
+}
+
+async function check(agent: Agent, opts: Parameters<Agent['request']>[0], label: string) {
+  const res = await agent.request(opts)
+  if (res.statusCode >= 500) throw new Error(`${label}: ${res.statusCode} ${res.body.slice(0, 200)}`)
+  if (res.statusCode >= 400) {
+    const body = res.json()
+    expect(typeof body.title, label).toBe('string')
+    expect(typeof body.status, label).toBe('number')
+  }
+  return res.statusCode
+}
+
+async function fuzz(makeAgent: () => Promise<Agent>) {
+  let sent = 0
+  for (const op of ops) {
+    const agent = await makeAgent()
+    const label = (extra: string) => `${op.method} ${op.path} ${extra}`
+    for (const p of PARAMS) {
+      await check(agent, { method: op.method as 'GET', url: fill(op.path, p) }, label(`param=${p}`))
+      sent++
+    }
+    const url = fill(op.path, '1')
+    await check(agent, { method: op.method as 'GET', url: `${url}?count=-5&skip=abc&limit=1e9&hint=%00` }, label('query'))
+    if (op.method === 'GET') continue
+    for (const raw of RAW_BODIES) {
+      await check(agent, { method: op.method as 'POST', url, payload: raw, headers: { 'content-type': 'application/json' } }, label(`raw=${raw}`))
+      sent++
+    }
+    await check(agent, { method: op.method as 'POST', url, payload: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, label('form'))
+    await check(
+      agent,
+      { method: op.method as 'POST', url, payload: '--x\r\nbroken', headers: { 'content-type': 'multipart/form-data; boundary=x' } },
+      label('broken multipart'),
+    )
+    for (const key of Object.keys(op.body?.properties ?? { any: 1 })) {
+      for (const value of WEIRD) {
+        await check(agent, { method: op.method as 'POST', url, payload: JSON.stringify({ [key]: value }), headers: { 'content-type': 'application/json' } }, label(`${key}=${JSON.stringify(value).slice(0, 40)}`))
+        sent++
+      }
+    }
+  }
+  return sent
+}
+
+describe('malformed input to every route', () => {
+  it('never yields a 5xx to anonymous callers', async () => {
+    expect(await fuzz(async () => new AgentClass(t.app))).toBeGreaterThan(500)
+  })
+
+  it('never yields a 5xx to a signed-in user', async () => {
+    expect(await fuzz(async () => (await registeredUser(t.app)).agent)).toBeGreaterThan(500)
+  })
+
+  it('never yields a 5xx to an admin', async () => {
+    expect(await fuzz(() => adminAgent(t.app))).toBeGreaterThan(500)
+  })
+})
