@@ -104,7 +104,9 @@ function trustProxy(env: Env): boolean | string {
 
 /** Reads the environment once; see the README for each variable. */
 export function loadConfig(env: Env): Config {
-  const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data')
+  // Relative paths mean relative to where the user ran npm, not to the workspace npm switches to.
+  const base = env.INIT_CWD ?? process.cwd()
+  const dataDir = path.resolve(base, str(env, 'DATA_DIR') ?? './data')
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',
