@@ -38,7 +38,10 @@ export async function buildApp(deps: AppDeps) {
     frameworkErrors: (error, _request, reply) => {
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400
       const title = status === 414 ? 'A path segment is too long' : 'The URL is malformed'
-      return (reply as FastifyReply).code(status).type('application/json; charset=utf-8').send({ title, status })
+      return (reply as FastifyReply)
+        .code(status)
+        .type('application/json; charset=utf-8')
+        .send({ title, status })
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 

@@ -2,10 +2,13 @@ import { sql } from 'drizzle-orm'
 import {
   bigint,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -125,4 +128,213 @@ export const files = pgTable(
     referenceCount: bigint('reference_count', { mode: 'number' }).notNull().default(1),
   },
   (t) => [uniqueIndex('files_hash_key').on(t.hash)],
+)
+
+// ---- Teams -------------------------------------------------------------------------------
+
+export const teams = pgTable(
+  'teams',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    name: varchar('name', { length: 20 }).notNull(),
+    bio: varchar('bio', { length: 72 }),
+    avatarHash: varchar('avatar_hash', { length: 64 }),
+    /** Set when a participation is accepted: members cannot change while a game is unfinished. */
+    locked: boolean('locked').notNull().default(false),
+    /** 32 lowercase hex characters; part of the invite code. */
+    inviteToken: varchar('invite_token', { length: 32 }).notNull(),
+    captainId: uuid('captain_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('teams_captain_id_idx').on(t.captainId)],
+)
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_id_idx').on(t.userId)],
+)
+
+// ---- Games -------------------------------------------------------------------------------
+
+export const games = pgTable('games', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  title: text('title').notNull(),
+  /** Base64 of the raw Ed25519 public key (32 bytes). */
+  publicKey: varchar('public_key', { length: 63 }).notNull(),
+  /** Base64 of the raw Ed25519 private key; also the seed of the team-hash salt. */
+  privateKey: varchar('private_key', { length: 128 }).notNull(),
+  hidden: boolean('hidden').notNull().default(false),
+  posterHash: varchar('poster_hash', { length: 64 }),
+  summary: text('summary').notNull().default(''),
+  content: text('content').notNull().default(''),
+  acceptWithoutReview: boolean('accept_without_review').notNull().default(false),
+  writeupRequired: boolean('writeup_required').notNull().default(false),
+  inviteCode: varchar('invite_code', { length: 32 }),
+  divisions: jsonb('divisions').$type<string[]>().notNull().default([]),
+  teamMemberCountLimit: integer('team_member_count_limit').notNull().default(0),
+  containerCountLimit: integer('container_count_limit').notNull().default(3),
+  startTimeUtc: ts('start_time_utc').notNull(),
+  endTimeUtc: ts('end_time_utc').notNull(),
+  writeupDeadline: ts('writeup_deadline').notNull(),
+  writeupNote: text('writeup_note').notNull().default(''),
+  bloodBonus: bigint('blood_bonus', { mode: 'number' }).notNull().default(52459530),
+  practiceMode: boolean('practice_mode').notNull().default(true),
+})
+
+/** A file handed to players: none, a stored blob (by hash) or a remote URL. */
+export const attachments = pgTable('attachments', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  /** `FileType`: None 0, Local 1, Remote 2. */
+  type: smallint('type').notNull(),
+  remoteUrl: text('remote_url'),
+  fileHash: varchar('file_hash', { length: 64 }).references(() => files.hash, { onDelete: 'set null' }),
+})
+
+export const challenges = pgTable(
+  'challenges',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    content: text('content').notNull().default(''),
+    /** `ChallengeCategory` value. */
+    category: smallint('category').notNull().default(0),
+    /** `ChallengeType` value; fixed at creation. */
+    type: smallint('type').notNull().default(0),
+    hints: jsonb('hints').$type<string[]>().notNull().default([]),
+    isEnabled: boolean('is_enabled').notNull().default(false),
+    /** Teams that solved it before the end (drives the dynamic score). */
+    acceptedCount: integer('accepted_count').notNull().default(0),
+    submissionCount: integer('submission_count').notNull().default(0),
+    submissionLimit: integer('submission_limit').notNull().default(0),
+    containerImage: text('container_image').notNull().default(''),
+    memoryLimit: integer('memory_limit').notNull().default(64),
+    storageLimit: integer('storage_limit').notNull().default(256),
+    cpuCount: integer('cpu_count').notNull().default(1),
+    containerExposePort: integer('container_expose_port').notNull().default(80),
+    fileName: text('file_name').notNull().default('attachment'),
+    flagTemplate: varchar('flag_template', { length: 120 }),
+    attachmentId: integer('attachment_id').references(() => attachments.id, { onDelete: 'set null' }),
+    enableTrafficCapture: boolean('enable_traffic_capture').notNull().default(false),
+    disableBloodBonus: boolean('disable_blood_bonus').notNull().default(false),
+    originalScore: integer('original_score').notNull().default(1000),
+    minScoreRate: doublePrecision('min_score_rate').notNull().default(0.25),
+    difficulty: doublePrecision('difficulty').notNull().default(5),
+  },
+  (t) => [index('challenges_game_id_idx').on(t.gameId)],
+)
+
+/** Every flag the platform knows: static flags and the dynamic-attachment pool. */
+export const flags = pgTable(
+  'flags',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    challengeId: integer('challenge_id')
+      .notNull()
+      .references(() => challenges.id, { onDelete: 'cascade' }),
+    /** Stored as entered (not trimmed). */
+    flag: varchar('flag', { length: 127 }).notNull(),
+    /** Dynamic flags: handed to a team already. */
+    isOccupied: boolean('is_occupied').notNull().default(false),
+    attachmentId: integer('attachment_id').references(() => attachments.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('flags_challenge_id_idx').on(t.challengeId)],
+)
+
+export const gameNotices = pgTable(
+  'game_notices',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    /** `NoticeType` value. */
+    type: smallint('type').notNull(),
+    values: jsonb('values').$type<string[]>().notNull(),
+    publishTimeUtc: ts('publish_time_utc').notNull(),
+  },
+  (t) => [index('game_notices_game_id_idx').on(t.gameId)],
+)
+
+// ---- Participation -------------------------------------------------------------------------
+
+export const participations = pgTable(
+  'participations',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    /** `ParticipationStatus` value. */
+    status: integer('status').notNull().default(0),
+    /** `<teamId>:<base64 Ed25519 signature>`; also seeds the team's flag hashes. */
+    token: text('token').notNull(),
+    division: text('division'),
+    writeupHash: varchar('writeup_hash', { length: 64 }),
+    writeupTimeUtc: ts('writeup_time_utc'),
+  },
+  (t) => [
+    uniqueIndex('participations_team_game_key').on(t.teamId, t.gameId),
+    index('participations_game_id_idx').on(t.gameId),
+  ],
+)
+
+/** Which user plays which game for which team: at most one team per user per game. */
+export const userParticipations = pgTable(
+  'user_participations',
+  {
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    participationId: integer('participation_id')
+      .notNull()
+      .references(() => participations.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.gameId, t.userId] }),
+    index('user_participations_participation_idx').on(t.participationId),
+  ],
+)
+
+/** A team's state for one challenge: flag handed out, solved, attempts, container. */
+export const gameInstances = pgTable(
+  'game_instances',
+  {
+    challengeId: integer('challenge_id')
+      .notNull()
+      .references(() => challenges.id, { onDelete: 'cascade' }),
+    participationId: integer('participation_id')
+      .notNull()
+      .references(() => participations.id, { onDelete: 'cascade' }),
+    isSolved: boolean('is_solved').notNull().default(false),
+    isLoaded: boolean('is_loaded').notNull().default(false),
+    submissionCount: integer('submission_count').notNull().default(0),
+    lastContainerOperation: ts('last_container_operation').notNull().default(EPOCH),
+    flagId: integer('flag_id').references(() => flags.id, { onDelete: 'set null' }),
+    containerId: uuid('container_id'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.challengeId, t.participationId] }),
+    index('game_instances_participation_idx').on(t.participationId),
+  ],
 )

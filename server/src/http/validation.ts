@@ -103,7 +103,9 @@ export function createValidatorCompiler(): FastifySchemaCompiler<Schema> {
       const nul = findNul(value)
       const ok = !nul && validate(value)
       if (ok) return { value }
-      const message = nul ? `${nul} must not contain NUL characters` : describeError(httpPart ?? 'body', validate.errors?.[0])
+      const message = nul
+        ? `${nul} must not contain NUL characters`
+        : describeError(httpPart ?? 'body', validate.errors?.[0])
       const error = new Error(message) as Error & {
         validation: unknown
         validationContext: string
