@@ -74,7 +74,10 @@ const catalogue = {
   Challenge_NoFlag: [400, 'Add a flag before enabling this challenge'],
   Challenge_CaptureNotAllowed: [400, 'Traffic capture needs a container challenge'],
   Challenge_DynamicAssetsNotNullable: [400, 'The attachment file name must not be blank'],
-  Challenge_FlagTooTrivial: [400, 'This flag template is too easy to guess; use [GUID], [TEAM_HASH] or a longer text'],
+  Challenge_FlagTooTrivial: [
+    400,
+    'This flag template is too easy to guess; use [GUID], [TEAM_HASH] or a longer text',
+  ],
   Challenge_UseAssetsApiForDynamic: [400, 'A dynamic-attachment challenge takes its files with its flags'],
   Challenge_AttachmentInvalid: [400, 'A local attachment needs a stored file hash; a remote one needs a URL'],
   Notification_NotFound: [404, 'Notice not found'],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ADMIN_PASSWORD, registeredUser } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { ADMIN_PASSWORD, registeredUser } from '../factories.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -30,11 +30,26 @@ describe('error shape', () => {
 
   it('refuses invalid JSON, an empty JSON body and a wrong content type with 400/415', async () => {
     const agent = new Agent(t.app)
-    const bad = await agent.request({ method: 'POST', url: '/api/account/login', payload: '{"userName":', headers: { 'content-type': 'application/json' } })
+    const bad = await agent.request({
+      method: 'POST',
+      url: '/api/account/login',
+      payload: '{"userName":',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(bad.json()).toEqual({ title: 'The body is not valid JSON', status: 400 })
-    const empty = await agent.request({ method: 'POST', url: '/api/account/login', payload: '', headers: { 'content-type': 'application/json' } })
+    const empty = await agent.request({
+      method: 'POST',
+      url: '/api/account/login',
+      payload: '',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(empty.statusCode).toBe(400)
-    const xml = await agent.request({ method: 'POST', url: '/api/account/login', payload: '<a/>', headers: { 'content-type': 'application/xml' } })
+    const xml = await agent.request({
+      method: 'POST',
+      url: '/api/account/login',
+      payload: '<a/>',
+      headers: { 'content-type': 'application/xml' },
+    })
     expect(xml.statusCode).toBe(415)
     expect(xml.json().status).toBe(415)
   })
@@ -65,7 +80,10 @@ describe('error shape', () => {
   })
 
   it('refuses a body over 1 MiB with 413', async () => {
-    const res = await new Agent(t.app).post('/api/account/login', { userName: 'x'.repeat(1_100_000), password: 'y' })
+    const res = await new Agent(t.app).post('/api/account/login', {
+      userName: 'x'.repeat(1_100_000),
+      password: 'y',
+    })
     expect(res.statusCode).toBe(413)
     expect(res.json()).toEqual({ title: 'The request body is too large', status: 413 })
   })
@@ -79,7 +97,10 @@ describe('error shape', () => {
     try {
       const res = await agent.get('/api/account/profile')
       expect(res.statusCode).toBe(500)
-      expect(res.json()).toEqual({ title: 'Something went wrong on our side; the error has been logged', status: 500 })
+      expect(res.json()).toEqual({
+        title: 'Something went wrong on our side; the error has been logged',
+        status: 500,
+      })
     } finally {
       t.app.deps.services.account.profile = original
     }
@@ -95,8 +116,8 @@ describe('service endpoints', () => {
   it('publishes an OpenAPI document covering every account and info route', async () => {
     const doc = (await new Agent(t.app).get('/openapi/v1.json')).json()
     expect(doc.openapi).toMatch(/^3\./)
-    const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
-      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
     )
     for (const op of [
       'POST /api/account/register',
@@ -136,7 +157,9 @@ describe('bootstrap admin', () => {
     expect(await account.ensureAdmin(ADMIN_PASSWORD, () => 'unused')).toBe(ADMIN_PASSWORD)
     expect(await account.ensureAdmin('Other0ne', () => 'unused')).toBeNull()
     const agent = new Agent(t.app)
-    expect((await agent.post('/api/account/login', { userName: 'Admin', password: ADMIN_PASSWORD })).statusCode).toBe(200)
+    expect(
+      (await agent.post('/api/account/login', { userName: 'Admin', password: ADMIN_PASSWORD })).statusCode,
+    ).toBe(200)
     expect((await agent.get('/api/account/profile')).json().role).toBe('Admin')
   })
 })

@@ -1,16 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Agent } from '../helpers/agent.ts'
-import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { adminAgent, registeredUser } from '../factories.ts'
+import type { Agent } from '../helpers/agent.ts'
 import { Agent as AgentClass } from '../helpers/agent.ts'
+import { createTestApp, type TestApp } from '../helpers/app.ts'
 
 /**
  * Sends malformed input to every route of the OpenAPI document, as anonymous, user and admin
  * callers, and checks the server never answers 5xx and always answers errors in `{title, status}`.
  */
 let t: TestApp
-type Op = { method: string; path: string; body?: { properties?: Record<string, unknown> }; multipart: boolean }
-let ops: Op[] = []
+type Op = {
+  method: string
+  path: string
+  body?: { properties?: Record<string, unknown> }
+  multipart: boolean
+}
+const ops: Op[] = []
 
 beforeAll(async () => {
   t = await createTestApp()
@@ -50,8 +55,29 @@ const WEIRD: unknown[] = [
   {},
   { nested: { deep: [null] } },
 ]
-const PARAMS = ['1', '0', '-1', '99999999999999999999', 'abc', '%00', '..%2F..', 'x'.repeat(300), '😀', 'ZZZZZZZZ']
-const RAW_BODIES = ['{', '[', 'null', '"str"', '123', 'true', '{"a":1}', '\u0000\u0001', '{"__proto__":{"admin":true}}']
+const PARAMS = [
+  '1',
+  '0',
+  '-1',
+  '99999999999999999999',
+  'abc',
+  '%00',
+  '..%2F..',
+  'x'.repeat(300),
+  '😀',
+  'ZZZZZZZZ',
+]
+const RAW_BODIES = [
+  '{',
+  '[',
+  'null',
+  '"str"',
+  '123',
+  'true',
+  '{"a":1}',
+  '\u0000\u0001',
+  '{"__proto__":{"admin":true}}',
+]
 
 function fill(path: string, value: string) {
   return path.replace(/\{[^}]+\}/g, encodeURIComponent(value).replace(/%25/g, '%'))
@@ -78,21 +104,52 @@ async function fuzz(makeAgent: () => Promise<Agent>) {
       sent++
     }
     const url = fill(op.path, '1')
-    await check(agent, { method: op.method as 'GET', url: `${url}?count=-5&skip=abc&limit=1e9&hint=%00` }, label('query'))
-    if (op.method === 'GET') continue
-    for (const raw of RAW_BODIES) {
-      await check(agent, { method: op.method as 'POST', url, payload: raw, headers: { 'content-type': 'application/json' } }, label(`raw=${raw}`))
-      sent++
-    }
-    await check(agent, { method: op.method as 'POST', url, payload: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, label('form'))
     await check(
       agent,
-      { method: op.method as 'POST', url, payload: '--x\r\nbroken', headers: { 'content-type': 'multipart/form-data; boundary=x' } },
+      { method: op.method as 'GET', url: `${url}?count=-5&skip=abc&limit=1e9&hint=%00` },
+      label('query'),
+    )
+    if (op.method === 'GET') continue
+    for (const raw of RAW_BODIES) {
+      await check(
+        agent,
+        { method: op.method as 'POST', url, payload: raw, headers: { 'content-type': 'application/json' } },
+        label(`raw=${raw}`),
+      )
+      sent++
+    }
+    await check(
+      agent,
+      {
+        method: op.method as 'POST',
+        url,
+        payload: 'a=1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
+      label('form'),
+    )
+    await check(
+      agent,
+      {
+        method: op.method as 'POST',
+        url,
+        payload: '--x\r\nbroken',
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      },
       label('broken multipart'),
     )
     for (const key of Object.keys(op.body?.properties ?? { any: 1 })) {
       for (const value of WEIRD) {
-        await check(agent, { method: op.method as 'POST', url, payload: JSON.stringify({ [key]: value }), headers: { 'content-type': 'application/json' } }, label(`${key}=${JSON.stringify(value).slice(0, 40)}`))
+        await check(
+          agent,
+          {
+            method: op.method as 'POST',
+            url,
+            payload: JSON.stringify({ [key]: value }),
+            headers: { 'content-type': 'application/json' },
+          },
+          label(`${key}=${JSON.stringify(value).slice(0, 40)}`),
+        )
         sent++
       }
     }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PASSWORD, registeredUser, uniqueName } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { PASSWORD, registeredUser, uniqueName } from '../factories.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -11,7 +11,11 @@ afterAll(() => t.close())
 
 const register = (agent: Agent) => {
   const userName = uniqueName('l')
-  return agent.post('/api/account/register', { userName, email: `${userName}@example.com`, password: PASSWORD })
+  return agent.post('/api/account/register', {
+    userName,
+    email: `${userName}@example.com`,
+    password: PASSWORD,
+  })
 }
 
 describe('rate limits', () => {
@@ -41,7 +45,8 @@ describe('rate limits', () => {
     let last = 0
     for (let i = 0; i < 21; i++) {
       const agent = i % 2 ? elsewhere : user.agent
-      last = (await agent.put('/api/account/changeemail', { newMail: `${uniqueName('z')}@example.com` })).statusCode
+      last = (await agent.put('/api/account/changeemail', { newMail: `${uniqueName('z')}@example.com` }))
+        .statusCode
     }
     expect(last).toBe(429)
   })

@@ -5,9 +5,9 @@ import type { Config } from '../../src/config/index.ts'
 import { solvePow } from '../../src/engine/pow.ts'
 import { createMemoryCache } from '../../src/infra/cache/memory.ts'
 import { createCaptchaService } from '../../src/modules/info/captcha.service.ts'
+import { PASSWORD, setAccountPolicy, uniqueName } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { PASSWORD, setAccountPolicy, uniqueName } from '../factories.ts'
 
 const newUser = () => {
   const userName = uniqueName('c')
@@ -154,7 +154,10 @@ describe('Cloudflare Turnstile', () => {
   })
 
   it('tells the client the site key', async () => {
-    expect((await new Agent(t.app).get('/api/captcha')).json()).toEqual({ type: 'CloudflareTurnstile', siteKey: 'site-key-1' })
+    expect((await new Agent(t.app).get('/api/captcha')).json()).toEqual({
+      type: 'CloudflareTurnstile',
+      siteKey: 'site-key-1',
+    })
   })
 
   it('verifies the token with the configured secret and the client address', async () => {
@@ -163,6 +166,11 @@ describe('Cloudflare Turnstile', () => {
     expect(bad.statusCode).toBe(400)
     const ok = await agent.post('/api/account/register', { ...newUser(), challenge: 'good-token' })
     expect(ok.statusCode).toBe(200)
-    expect(seen.at(-1)).toEqual({ secret: 'sekret', response: 'good-token', remoteip: agent.ip, idempotency_key: '' })
+    expect(seen.at(-1)).toEqual({
+      secret: 'sekret',
+      response: 'good-token',
+      remoteip: agent.ip,
+      idempotency_key: '',
+    })
   })
 })

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { posts } from '../../src/db/schema.ts'
+import { adminAgent, registeredUser } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { adminAgent, registeredUser } from '../factories.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -29,7 +29,9 @@ describe('GET /api/config', () => {
     })
     expect(res.headers['cache-control']).toBe('no-cache, must-revalidate')
     expect(res.headers.etag).toMatch(/^W\/"cfg-.+"$/)
-    expect((await agent.get('/api/config', { 'if-none-match': String(res.headers.etag) })).statusCode).toBe(304)
+    expect((await agent.get('/api/config', { 'if-none-match': String(res.headers.etag) })).statusCode).toBe(
+      304,
+    )
   })
 
   it('reflects the admin settings and changes its ETag when they change', async () => {
@@ -42,7 +44,13 @@ describe('GET /api/config', () => {
     expect(saved.statusCode).toBe(200)
     const after = await new Agent(t.app).get('/api/config', { 'if-none-match': String(before.headers.etag) })
     expect(after.statusCode).toBe(200)
-    expect(after.json()).toMatchObject({ title: 'Spring CTF', customTheme: '#12ab34', footerInfo: '**hi**', defaultLifetime: 60, extensionDuration: 120 })
+    expect(after.json()).toMatchObject({
+      title: 'Spring CTF',
+      customTheme: '#12ab34',
+      footerInfo: '**hi**',
+      defaultLifetime: 60,
+      extensionDuration: 120,
+    })
     await admin.put('/api/admin/config', { globalConfig: {}, containerPolicy: {} })
   })
 })
@@ -66,8 +74,18 @@ describe('GET/PUT /api/admin/config', () => {
     expect((await new Agent(t.app).get('/api/admin/config')).statusCode).toBe(401)
     const { agent } = await registeredUser(t.app)
     expect((await agent.get('/api/admin/config')).statusCode).toBe(403)
-    expect((await agent.put('/api/admin/config', { accountPolicy: { allowRegister: false } })).statusCode).toBe(403)
-    expect((await new Agent(t.app).post('/api/account/register', { userName: 'stillopen', email: 'so@example.com', password: 'Passw0rd' })).statusCode).toBe(200)
+    expect(
+      (await agent.put('/api/admin/config', { accountPolicy: { allowRegister: false } })).statusCode,
+    ).toBe(403)
+    expect(
+      (
+        await new Agent(t.app).post('/api/account/register', {
+          userName: 'stillopen',
+          email: 'so@example.com',
+          password: 'Passw0rd',
+        })
+      ).statusCode,
+    ).toBe(200)
   })
 
   it.each([
@@ -102,7 +120,10 @@ describe('posts', () => {
     expect((await new Agent(t.app).get('/api/posts')).json()).toEqual([post])
     const detail = await new Agent(t.app).get(`/api/posts/${post.id}`)
     expect(detail.json()).toMatchObject({ ...post, content: expect.stringContaining('Admin') })
-    expect((await new Agent(t.app).get(`/api/posts/${post.id}`, { 'if-none-match': String(detail.headers.etag) })).statusCode).toBe(304)
+    expect(
+      (await new Agent(t.app).get(`/api/posts/${post.id}`, { 'if-none-match': String(detail.headers.etag) }))
+        .statusCode,
+    ).toBe(304)
   })
 
   it('orders pinned posts first, then the most recently updated', async () => {
@@ -116,7 +137,10 @@ describe('posts', () => {
   })
 
   it('answers 404 for a missing post and 400 for a malformed id', async () => {
-    expect((await new Agent(t.app).get('/api/posts/0badc0de')).json()).toEqual({ title: 'Post not found', status: 404 })
+    expect((await new Agent(t.app).get('/api/posts/0badc0de')).json()).toEqual({
+      title: 'Post not found',
+      status: 404,
+    })
     const bad = await new Agent(t.app).get('/api/posts/not-an-id!')
     expect(bad.statusCode).toBe(400)
     expect(bad.json().status).toBe(400)
