@@ -14,6 +14,9 @@ import type { Infra } from './infra/index.ts'
 import { accountRoutes } from './modules/account/account.routes.ts'
 import { adminConfigRoutes } from './modules/admin/config.routes.ts'
 import { assetRoutes } from './modules/assets/assets.routes.ts'
+import { editChallengeRoutes } from './modules/edit/challenges.routes.ts'
+import { editGameRoutes } from './modules/edit/games.routes.ts'
+import { editNoticeRoutes } from './modules/edit/notices.routes.ts'
 import { infoRoutes } from './modules/info/info.routes.ts'
 import { postsRoutes } from './modules/posts/posts.routes.ts'
 import { createServices } from './services.ts'
@@ -51,7 +54,7 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('deps', { config, db: database.db, infra, services })
 
   await app.register(cookie)
-  await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024, files: 1 } })
+  await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024, files: 20 } })
   await app.register(swagger, {
     openapi: {
       info: { title: 'Pennant API', version: '1.6.2', description: 'Compatible with the GZCTF 1.6.2 API' },
@@ -62,6 +65,9 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(accountRoutes, { prefix: '/api/account' })
   await app.register(adminConfigRoutes, { prefix: '/api/admin' })
+  await app.register(editGameRoutes, { prefix: '/api/edit' })
+  await app.register(editChallengeRoutes, { prefix: '/api/edit' })
+  await app.register(editNoticeRoutes, { prefix: '/api/edit' })
   await app.register(infoRoutes, { prefix: '/api' })
   await app.register(postsRoutes, { prefix: '/api' })
   await app.register(assetRoutes)

@@ -6,6 +6,9 @@ import { createAccountService } from './modules/account/account.service.ts'
 import { createSessionService } from './modules/account/sessions.service.ts'
 import { createTokenService } from './modules/account/tokens.service.ts'
 import { createBlobService } from './modules/assets/blobs.service.ts'
+import { createEditChallengeService } from './modules/edit/challenges.service.ts'
+import { createEditGameService } from './modules/edit/games.service.ts'
+import { createNoticeService } from './modules/edit/notices.service.ts'
 import { createCaptchaService } from './modules/info/captcha.service.ts'
 import { createAuditService } from './modules/logs/audit.service.ts'
 import { createPostService } from './modules/posts/posts.service.ts'
@@ -31,6 +34,21 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     audit,
   })
   const posts = createPostService({ db })
-  return { settings, audit, sessions, tokens, blobs, captcha, account, posts }
+  const notices = createNoticeService({ db })
+  const editGames = createEditGameService({ db, blobs })
+  const editChallenges = createEditChallengeService({ db, blobs, notices })
+  return {
+    settings,
+    audit,
+    sessions,
+    tokens,
+    blobs,
+    captcha,
+    account,
+    posts,
+    notices,
+    editGames,
+    editChallenges,
+  }
 }
 export type Services = ReturnType<typeof createServices>

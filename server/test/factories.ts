@@ -58,3 +58,27 @@ export async function setAccountPolicy(app: App, policy: Record<string, unknown>
   const res = await admin.put('/api/admin/config', { accountPolicy: policy })
   if (res.statusCode !== 200) throw new Error(`policy update failed: ${res.body}`)
 }
+
+const HOUR = 3600_000
+
+/** Creates a game through the edit API; running now by default. */
+export async function createGame(admin: Agent, overrides: Record<string, unknown> = {}) {
+  const res = await admin.post('/api/edit/games', {
+    title: `Game ${uniqueName('g')}`,
+    start: Date.now() - HOUR,
+    end: Date.now() + 24 * HOUR,
+    ...overrides,
+  })
+  if (res.statusCode !== 200) throw new Error(`create game failed: ${res.body}`)
+  return res.json() as { id: number; title: string; publicKey: string } & Record<string, unknown>
+}
+
+/** Creates a challenge through the edit API and returns its edit detail. */
+export async function createChallenge(admin: Agent, gameId: number, body: Record<string, unknown> = {}) {
+  const res = await admin.post(`/api/edit/games/${gameId}/challenges`, {
+    title: `Chal ${uniqueName('c')}`,
+    ...body,
+  })
+  if (res.statusCode !== 200) throw new Error(`create challenge failed: ${res.body}`)
+  return res.json() as { id: number; title: string } & Record<string, unknown>
+}

@@ -25,3 +25,31 @@ export async function readUpload(request: FastifyRequest, maxBytes: number, fiel
   if (bytes.length === 0) throw fail('File_SizeZero')
   return { bytes, filename: part.filename, mimetype: part.mimetype }
 }
+
+/** Reads every file of a multipart request sent in `field` (empty files are skipped). */
+export async function readUploads(
+  request: FastifyRequest,
+  maxBytes: number,
+  field: string,
+  maxFiles = 20,
+): Promise<Upload[]> {
+  if (!request.isMultipart()) throw fail('File_Missing')
+  const out: Upload[] = []
+  try {
+    for await (const part of request.files({
+      limits: { fileSize: maxBytes, files: maxFiles, fields: 16, fieldSize: 4096 },
+    })) {
+      const bytes = await part.toBuffer()
+      if (part.fieldname === field && bytes.length > 0)
+        out.push({ bytes, filename: part.filename, mimetype: part.mimetype })
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err
+    const code = (err as { code?: string }).code
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw fail('File_SizeTooLarge')
+    if (code === 'FST_FILES_LIMIT') throw fail('Request_TooLarge')
+    throw fail('File_Malformed')
+  }
+  if (!out.length) throw fail('File_Missing')
+  return out
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { adminAgent, registeredUser } from '../factories.ts'
+import { adminAgent, createChallenge, createGame, registeredUser } from '../factories.ts'
 import type { Agent } from '../helpers/agent.ts'
 import { Agent as AgentClass } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
@@ -16,9 +16,23 @@ type Op = {
   multipart: boolean
 }
 const ops: Op[] = []
+/** Ids of real rows, so that well-formed but odd bodies reach the services, not just a 404. */
+const real: Record<string, string> = {}
 
 beforeAll(async () => {
   t = await createTestApp()
+  const admin = await adminAgent(t.app)
+  const game = await createGame(admin)
+  const challenge = await createChallenge(admin, game.id)
+  await admin.post(`/api/edit/games/${game.id}/challenges/${challenge.id}/flags`, [{ flag: 'flag{fuzz}' }])
+  const flag = (await admin.get(`/api/edit/games/${game.id}/challenges/${challenge.id}`)).json().flags[0]
+  const notice = (await admin.post(`/api/edit/games/${game.id}/notices`, { content: 'hello' })).json()
+  Object.assign(real, {
+    id: String(game.id),
+    cId: String(challenge.id),
+    fId: String(flag.id),
+    noticeId: String(notice.id),
+  })
   const doc = (await t.app.inject({ url: '/openapi/v1.json' })).json()
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
     for (const [method, op] of Object.entries(methods)) {
@@ -31,6 +45,8 @@ beforeAll(async () => {
       })
     }
   }
+  // Deletions last, so the rows the other routes are fuzzed against still exist.
+  ops.sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'))
 })
 afterAll(() => t.close())
 
@@ -83,6 +99,9 @@ function fill(path: string, value: string) {
   return path.replace(/\{[^}]+\}/g, encodeURIComponent(value).replace(/%25/g, '%'))
 }
 
+/** The path with real ids where we have them. */
+const fillReal = (path: string) => path.replace(/\{([^}]+)\}/g, (_, name: string) => real[name] ?? '1')
+
 async function check(agent: Agent, opts: Parameters<Agent['request']>[0], label: string) {
   const res = await agent.request(opts)
   if (res.statusCode >= 500) throw new Error(`${label}: ${res.statusCode} ${res.body.slice(0, 200)}`)
@@ -103,7 +122,7 @@ async function fuzz(makeAgent: () => Promise<Agent>) {
       await check(agent, { method: op.method as 'GET', url: fill(op.path, p) }, label(`param=${p}`))
       sent++
     }
-    const url = fill(op.path, '1')
+    const url = fillReal(op.path)
     await check(
       agent,
       { method: op.method as 'GET', url: `${url}?count=-5&skip=abc&limit=1e9&hint=%00` },

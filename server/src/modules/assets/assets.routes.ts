@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { notModified } from '../../http/conditional.ts'
 import { fail } from '../../http/errors.ts'
-import { errors } from '../../http/schema.ts'
+import { Empty, errors } from '../../http/schema.ts'
+import { readUploads } from '../../http/upload.ts'
 
 const TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -22,6 +23,11 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.pcap': 'application/vnd.tcpdump.pcap',
 }
+/** Admin uploads are attachments and the like: larger than pictures, still bounded. */
+const MAX_ASSET_BYTES = 64 * 1024 * 1024
+/** A stored name never carries a path. */
+const safeName = (name: string) => name.split(/[\\/]/).pop()?.slice(0, 255) || 'file'
+
 /** Entity URLs carry no extension (`/assets/<hash>/avatar`); stored pictures are WebP or GIF. */
 const PICTURE_NAMES = new Set(['avatar', 'poster', 'logo', 'favicon'])
 
@@ -75,6 +81,51 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(filename)}`,
       )
       return reply.send(stream)
+    },
+  )
+
+  const LocalFile = Type.Object({ hash: Type.String(), name: Type.String() })
+
+  app.post(
+    '/api/assets',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        summary: 'Store files (multipart field "files", repeatable); same content is stored once',
+        tags: ['Assets'],
+        consumes: ['multipart/form-data'],
+        querystring: Type.Object({
+          filename: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[^/\\\\]+$' })),
+        }),
+        response: { 200: Type.Array(LocalFile), ...errors(401, 403) },
+      },
+    },
+    async (request) => {
+      const uploads = await readUploads(request, MAX_ASSET_BYTES, 'files')
+      const stored = []
+      for (const upload of uploads) {
+        const file = await blobs.store(upload.bytes, request.query.filename ?? safeName(upload.filename))
+        stored.push({ hash: file.hash, name: file.name })
+      }
+      return stored
+    },
+  )
+
+  app.delete(
+    '/api/assets/:hash',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        summary: 'Drop one reference to a stored file (the last one deletes it)',
+        tags: ['Assets'],
+        params: Type.Object({ hash: Type.String({ pattern: '^[0-9a-f]{64}$' }) }),
+        response: { 200: Empty, ...errors(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      if (!(await blobs.find(request.params.hash))) throw fail('File_NotFound')
+      await blobs.release(request.params.hash)
+      return reply.send()
     },
   )
 }

@@ -33,6 +33,16 @@ export function createBlobService(deps: { db: Db; storage: BlobStorage }) {
       return row
     },
 
+    /** Adds a reference to a stored file; false when there is no such file. */
+    async acquire(hash: string): Promise<boolean> {
+      const rows = await db
+        .update(files)
+        .set({ referenceCount: sql`${files.referenceCount} + 1` })
+        .where(eq(files.hash, hash))
+        .returning({ id: files.id })
+      return rows.length > 0
+    },
+
     /** Drops one reference; the bytes go with the last one. Unknown hashes are ignored. */
     async release(hash: string | null | undefined): Promise<void> {
       if (!hash) return

@@ -1,0 +1,74 @@
+import { and, asc, eq } from 'drizzle-orm'
+import type { Db } from '../../db/index.ts'
+import { gameNotices } from '../../db/schema.ts'
+import { type NoticeTypeName, NoticeTypeValues, nameOf } from '../../http/enums.ts'
+import { fail } from '../../http/errors.ts'
+import { requireGame } from '../game/games.queries.ts'
+
+type NoticeRow = typeof gameNotices.$inferSelect
+
+export const presentNotice = (n: NoticeRow) => ({
+  id: n.id,
+  time: n.publishTimeUtc.getTime(),
+  type: nameOf(NoticeTypeValues, n.type),
+  values: n.values,
+})
+export type GameNotice = ReturnType<typeof presentNotice>
+
+/** Game notices: organisers' announcements and the platform's own (bloods, new hints…). */
+export function createNoticeService(deps: {
+  db: Db
+  onNotice?: (gameId: number, notice: GameNotice) => void
+}) {
+  const { db } = deps
+
+  async function requireNormal(gameId: number, id: number) {
+    const [row] = await db
+      .select()
+      .from(gameNotices)
+      .where(and(eq(gameNotices.id, id), eq(gameNotices.gameId, gameId)))
+    if (!row) throw fail('Notification_NotFound')
+    if (row.type !== NoticeTypeValues.Normal) throw fail('Notification_SystemNotEditable')
+    return row
+  }
+
+  return {
+    /** Stores a notice and tells whoever listens (the realtime hub, later). */
+    async post(gameId: number, type: NoticeTypeName, values: string[]): Promise<GameNotice> {
+      const [row] = await db
+        .insert(gameNotices)
+        .values({ gameId, type: NoticeTypeValues[type], values, publishTimeUtc: new Date() })
+        .returning()
+      const notice = presentNotice(row!)
+      deps.onNotice?.(gameId, notice)
+      return notice
+    },
+
+    /** The organisers' own notices of a game, oldest first. */
+    async listNormal(gameId: number): Promise<GameNotice[]> {
+      await requireGame(db, gameId)
+      const rows = await db
+        .select()
+        .from(gameNotices)
+        .where(and(eq(gameNotices.gameId, gameId), eq(gameNotices.type, NoticeTypeValues.Normal)))
+        .orderBy(asc(gameNotices.id))
+      return rows.map(presentNotice)
+    },
+
+    async edit(gameId: number, id: number, content: string): Promise<GameNotice> {
+      await requireNormal(gameId, id)
+      const [row] = await db
+        .update(gameNotices)
+        .set({ values: [content], publishTimeUtc: new Date() })
+        .where(eq(gameNotices.id, id))
+        .returning()
+      return presentNotice(row!)
+    },
+
+    async remove(gameId: number, id: number): Promise<void> {
+      await requireNormal(gameId, id)
+      await db.delete(gameNotices).where(eq(gameNotices.id, id))
+    },
+  }
+}
+export type NoticeService = ReturnType<typeof createNoticeService>

@@ -1,0 +1,30 @@
+import { eq } from 'drizzle-orm'
+import type { DbOrTx } from '../../db/index.ts'
+import { challenges, games } from '../../db/schema.ts'
+import { fail } from '../../http/errors.ts'
+
+export type GameRow = typeof games.$inferSelect
+export type ChallengeRow = typeof challenges.$inferSelect
+
+export async function requireGame(db: DbOrTx, id: number): Promise<GameRow> {
+  const [game] = await db.select().from(games).where(eq(games.id, id))
+  if (!game) throw fail('Game_NotFound')
+  return game
+}
+
+/** A challenge of this game (a challenge of another game is "not found"). */
+export async function requireChallenge(
+  db: DbOrTx,
+  gameId: number,
+  challengeId: number,
+): Promise<ChallengeRow> {
+  const [row] = await db.select().from(challenges).where(eq(challenges.id, challengeId))
+  if (!row || row.gameId !== gameId) throw fail('Challenge_NotFound')
+  return row
+}
+
+/** Running: started and not yet ended. */
+export const isActive = (game: GameRow, now = Date.now()) =>
+  game.startTimeUtc.getTime() <= now && now <= game.endTimeUtc.getTime()
+
+export const posterUrl = (hash: string | null) => (hash ? `/assets/${hash}/poster` : null)
