@@ -13,6 +13,7 @@ import { createValidatorCompiler } from './http/validation.ts'
 import type { Infra } from './infra/index.ts'
 import { accountRoutes } from './modules/account/account.routes.ts'
 import { adminConfigRoutes } from './modules/admin/config.routes.ts'
+import { participationRoutes } from './modules/admin/participation.routes.ts'
 import { assetRoutes } from './modules/assets/assets.routes.ts'
 import { editChallengeRoutes } from './modules/edit/challenges.routes.ts'
 import { editGameRoutes } from './modules/edit/games.routes.ts'
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(editGameRoutes, { prefix: '/api/edit' })
   await app.register(editChallengeRoutes, { prefix: '/api/edit' })
   await app.register(editNoticeRoutes, { prefix: '/api/edit' })
+  await app.register(participationRoutes, { prefix: '/api' })
   await app.register(infoRoutes, { prefix: '/api' })
   await app.register(postsRoutes, { prefix: '/api' })
   await app.register(assetRoutes)

@@ -9,6 +9,7 @@ import { createBlobService } from './modules/assets/blobs.service.ts'
 import { createEditChallengeService } from './modules/edit/challenges.service.ts'
 import { createEditGameService } from './modules/edit/games.service.ts'
 import { createNoticeService } from './modules/edit/notices.service.ts'
+import { createParticipationService } from './modules/game/participations.service.ts'
 import { createCaptchaService } from './modules/info/captcha.service.ts'
 import { createAuditService } from './modules/logs/audit.service.ts'
 import { createPostService } from './modules/posts/posts.service.ts'
@@ -35,6 +36,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   })
   const posts = createPostService({ db })
   const notices = createNoticeService({ db })
+  const participations = createParticipationService({ db })
   const editGames = createEditGameService({ db, blobs })
   const editChallenges = createEditChallengeService({ db, blobs, notices })
   return {
@@ -49,6 +51,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     notices,
     editGames,
     editChallenges,
+    participations,
   }
 }
 export type Services = ReturnType<typeof createServices>

@@ -82,6 +82,9 @@ const catalogue = {
   Challenge_AttachmentInvalid: [400, 'A local attachment needs a stored file hash; a remote one needs a URL'],
   Notification_NotFound: [404, 'Notice not found'],
   Notification_SystemNotEditable: [400, 'Notices posted by the platform cannot be edited'],
+  Participation_NotFound: [404, 'Participation not found'],
+  Participation_TransitionInvalid: [400, 'A participation cannot go from {0} to {1}'],
+  Game_InvalidDivision: [400, 'This division does not exist in the game'],
   Game_TimeInvalid: [400, 'The game must end after it starts'],
   // Posts and captcha
   Post_NotFound: [404, 'Post not found'],
