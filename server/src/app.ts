@@ -18,6 +18,8 @@ import { assetRoutes } from './modules/assets/assets.routes.ts'
 import { editChallengeRoutes } from './modules/edit/challenges.routes.ts'
 import { editGameRoutes } from './modules/edit/games.routes.ts'
 import { editNoticeRoutes } from './modules/edit/notices.routes.ts'
+import { gameRoutes } from './modules/game/games.routes.ts'
+import { playRoutes } from './modules/game/play.routes.ts'
 import { infoRoutes } from './modules/info/info.routes.ts'
 import { postsRoutes } from './modules/posts/posts.routes.ts'
 import { createServices } from './services.ts'
@@ -70,6 +72,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(editChallengeRoutes, { prefix: '/api/edit' })
   await app.register(editNoticeRoutes, { prefix: '/api/edit' })
   await app.register(participationRoutes, { prefix: '/api' })
+  await app.register(gameRoutes, { prefix: '/api' })
+  await app.register(playRoutes, { prefix: '/api' })
   await app.register(infoRoutes, { prefix: '/api' })
   await app.register(postsRoutes, { prefix: '/api' })
   await app.register(assetRoutes)
@@ -85,6 +89,8 @@ export async function buildApp(deps: AppDeps) {
   })
 
   app.addHook('onClose', async () => {
+    await services.judge.close()
+    services.scoreboard.close()
     services.settings.close()
     await services.audit.flush()
   })

@@ -8,7 +8,11 @@ import { closeInfra, createInfra } from './infra/index.ts'
 /** The process entry: the only place that reads the environment and owns signals. */
 async function main() {
   const config = loadConfig(process.env)
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir })
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    onIdleError: (err) => console.error('database connection lost (will reconnect):', err.message),
+  })
   const infra = createInfra(config)
   const app = await buildApp({ config, database, infra })
   const { account, posts } = app.deps.services
@@ -23,6 +27,8 @@ async function main() {
     app.log.info('created the Admin account with the password from PENNANT_ADMIN_PASSWORD')
   }
   await posts.ensureWelcome()
+  const pending = await app.deps.services.judge.resume()
+  if (pending) app.log.info({ pending }, 're-queued submissions left unjudged by the last run')
 
   let closing = false
   const shutdown = async (signal: string) => {

@@ -9,7 +9,11 @@ import { createBlobService } from './modules/assets/blobs.service.ts'
 import { createEditChallengeService } from './modules/edit/challenges.service.ts'
 import { createEditGameService } from './modules/edit/games.service.ts'
 import { createNoticeService } from './modules/edit/notices.service.ts'
+import { createGameService } from './modules/game/games.service.ts'
+import { createJudge } from './modules/game/judge.service.ts'
 import { createParticipationService } from './modules/game/participations.service.ts'
+import { createPlayService } from './modules/game/play.service.ts'
+import { createScoreboardService } from './modules/game/scoreboard.service.ts'
 import { createCaptchaService } from './modules/info/captcha.service.ts'
 import { createAuditService } from './modules/logs/audit.service.ts'
 import { createPostService } from './modules/posts/posts.service.ts'
@@ -36,9 +40,14 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   })
   const posts = createPostService({ db })
   const notices = createNoticeService({ db })
-  const participations = createParticipationService({ db })
-  const editGames = createEditGameService({ db, blobs })
-  const editChallenges = createEditChallengeService({ db, blobs, notices })
+  const scoreboard = createScoreboardService({ db })
+  const changed = (gameId: number) => scoreboard.invalidate(gameId)
+  const participations = createParticipationService({ db, onChanged: changed })
+  const judge = createJudge({ db, scoreboard, notices, log })
+  const games = createGameService({ db, participations })
+  const play = createPlayService({ db, enqueue: (id) => judge.enqueue(id) })
+  const editGames = createEditGameService({ db, blobs, onChanged: changed })
+  const editChallenges = createEditChallengeService({ db, blobs, notices, onChanged: changed })
   return {
     settings,
     audit,
@@ -52,6 +61,10 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     editGames,
     editChallenges,
     participations,
+    scoreboard,
+    judge,
+    games,
+    play,
   }
 }
 export type Services = ReturnType<typeof createServices>

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { App } from '../src/app.ts'
-import { users } from '../src/db/schema.ts'
+import { teamMembers, teams, users } from '../src/db/schema.ts'
 import { Agent } from './helpers/agent.ts'
 
 let seq = 0
@@ -81,4 +81,28 @@ export async function createChallenge(admin: Agent, gameId: number, body: Record
   })
   if (res.statusCode !== 200) throw new Error(`create challenge failed: ${res.body}`)
   return res.json() as { id: number; title: string } & Record<string, unknown>
+}
+
+/** A team captained by the given user, inserted directly (for tests of other areas). */
+export async function teamOf(app: App, captain: TestUser, name = `T${uniqueName('t')}`.slice(0, 20)) {
+  const me = (await captain.agent.get('/api/account/profile')).json()
+  const [team] = await app.deps.db
+    .insert(teams)
+    .values({ name, inviteToken: 'f'.repeat(32), captainId: me.userId })
+    .returning()
+  await app.deps.db.insert(teamMembers).values({ teamId: team!.id, userId: me.userId })
+  return team!
+}
+
+/** Waits until `check` passes (for work that completes in the background, like judging). */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      return await check()
+    } catch (err) {
+      if (Date.now() > deadline) throw err
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
 }

@@ -21,12 +21,19 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
  * Opens PostgreSQL when a URL is given, otherwise the embedded PGlite database
  * (`dataDir/db`, or in memory when `dataDir` is null), and applies the migrations.
  */
-export async function openDatabase(opts: { url?: string; dataDir: string | null }): Promise<Database> {
+export async function openDatabase(opts: {
+  url?: string
+  dataDir: string | null
+  onIdleError?: (err: Error) => void
+}): Promise<Database> {
   if (opts.url) {
     const pg = await import('pg')
     const { drizzle } = await import('drizzle-orm/node-postgres')
     const { migrate } = await import('drizzle-orm/node-postgres/migrator')
     const pool = new pg.default.Pool({ connectionString: opts.url, max: 20 })
+    // An idle connection dropped by the server (restart, failover) must not crash the process;
+    // the pool replaces it on the next query.
+    pool.on('error', (err) => opts.onIdleError?.(err))
     const db = drizzle(pool, { schema })
     await migrate(db, { migrationsFolder })
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() }

@@ -338,3 +338,75 @@ export const gameInstances = pgTable(
     index('game_instances_participation_idx').on(t.participationId),
   ],
 )
+
+// ---- Playing -----------------------------------------------------------------------------
+
+export const submissions = pgTable(
+  'submissions',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    /** The trimmed answer as submitted. */
+    answer: varchar('answer', { length: 127 }).notNull(),
+    /** `AnswerResult` name: FlagSubmitted until judged. */
+    status: varchar('status', { length: 16 }).notNull(),
+    submitTimeUtc: ts('submit_time_utc').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    participationId: integer('participation_id')
+      .notNull()
+      .references(() => participations.id, { onDelete: 'cascade' }),
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    challengeId: integer('challenge_id')
+      .notNull()
+      .references(() => challenges.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    index('submissions_game_id_idx').on(t.gameId, t.id),
+    index('submissions_status_idx').on(t.status),
+    index('submissions_participation_challenge_idx').on(t.participationId, t.challengeId),
+  ],
+)
+
+/** Monitor-only event log of a game. */
+export const gameEvents = pgTable(
+  'game_events',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    /** `EventType` value. */
+    type: smallint('type').notNull(),
+    values: jsonb('values').$type<string[]>().notNull(),
+    publishTimeUtc: ts('publish_time_utc').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    teamId: integer('team_id').references(() => teams.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('game_events_game_id_idx').on(t.gameId, t.id)],
+)
+
+/** A wrong answer that was another team's flag. */
+export const cheatInfo = pgTable(
+  'cheat_info',
+  {
+    submissionId: integer('submission_id')
+      .primaryKey()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    /** The participation that submitted. */
+    submitParticipationId: integer('submit_participation_id')
+      .notNull()
+      .references(() => participations.id, { onDelete: 'cascade' }),
+    /** The participation whose flag it was. */
+    sourceParticipationId: integer('source_participation_id')
+      .notNull()
+      .references(() => participations.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('cheat_info_game_id_idx').on(t.gameId)],
+)

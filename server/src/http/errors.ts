@@ -85,11 +85,29 @@ const catalogue = {
   Participation_NotFound: [404, 'Participation not found'],
   Participation_TransitionInvalid: [400, 'A participation cannot go from {0} to {1}'],
   Game_InvalidDivision: [400, 'This division does not exist in the game'],
+  Game_NotParticipated: [400, 'Your team has not joined this game'],
+  Game_ParticipationNotAccepted: [400, 'Your team’s registration has not been accepted'],
+  Game_NotStarted: [400, 'The game has not started yet', 10001],
+  Game_Ended: [400, 'The game has ended', 10002],
+  Game_InvalidInvitationCode: [400, 'The invitation code is wrong'],
+  Game_NotMemberOfTeam: [400, 'You are not a member of this team'],
+  Game_InOtherTeam: [400, 'You have already joined this game'],
+  Game_TeamMemberLimitExceeded: [400, 'The team already has as many players in this game as allowed'],
+  Game_CannotLeaveWithoutJoin: [400, 'You have not joined this game'],
+  Game_CannotLeaveAfterApproval: [400, 'You cannot leave a game once your team is accepted'],
+  Game_ChallengeNotFound: [404, 'Challenge not found'],
+  Model_FlagRequired: [400, 'A flag is required'],
+  Model_FlagTooLong: [400, 'A flag has at most 127 characters'],
+  Challenge_SubmissionLimitExceeded: [400, 'Your team has used all its attempts at this challenge'],
+  Submission_NotFound: [404, 'Submission not found'],
+  Game_WriteupNotNeeded: [400, 'This game does not take writeups'],
+  Game_DeadlineExpired: [400, 'The writeup deadline has passed'],
+  File_PdfOnly: [400, 'Writeups must be PDF files'],
   Game_TimeInvalid: [400, 'The game must end after it starts'],
   // Posts and captcha
   Post_NotFound: [404, 'Post not found'],
   Captcha_NotEnabled: [404, 'Proof-of-work captcha is not enabled'],
-} as const satisfies Record<string, readonly [number, string]>
+} as const satisfies Record<string, readonly [number, string] | readonly [number, string, number]>
 
 export type ErrorKey = keyof typeof catalogue
 
@@ -125,8 +143,8 @@ export function fail(
     bodyStatus?: number
   } = {},
 ): AppError {
-  const [status, title] = catalogue[key]
-  return new AppError(key, status, format(title, opts.params ?? []), opts)
+  const [status, title, bodyStatus] = catalogue[key] as readonly [number, string, number?]
+  return new AppError(key, status, format(title, opts.params ?? []), { bodyStatus, ...opts })
 }
 
 /** An error with a title worked out at run time (e.g. naming the invalid field). */

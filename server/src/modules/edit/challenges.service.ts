@@ -36,7 +36,12 @@ const sameHints = (a: string[], b: string[]) =>
   a.length === b.length && new Set(a).size === new Set(b).size && a.every((h) => b.includes(h))
 
 /** Organisers' side of challenges and flags (api-contract §2.5 "Challenges"). */
-export function createEditChallengeService(deps: { db: Db; blobs: BlobService; notices: NoticeService }) {
+export function createEditChallengeService(deps: {
+  db: Db
+  blobs: BlobService
+  notices: NoticeService
+  onChanged?: (gameId: number) => void
+}) {
   const { db, blobs, notices } = deps
 
   async function detail(tx: DbOrTx, c: ChallengeRow) {
@@ -164,6 +169,7 @@ export function createEditChallengeService(deps: { db: Db; blobs: BlobService; n
           await notices.post(gameId, 'NewHint', [updated.title])
         }
       }
+      deps.onChanged?.(gameId)
       return detail(db, updated)
     },
 
@@ -204,7 +210,10 @@ export function createEditChallengeService(deps: { db: Db; blobs: BlobService; n
       if (!flag) return 'NotFound'
       await removeAttachment(db, blobs, flag.attachmentId)
       const [left] = await db.select({ n: count() }).from(flags).where(eq(flags.challengeId, id))
-      if (!left?.n) await db.update(challenges).set({ isEnabled: false }).where(eq(challenges.id, id))
+      if (!left?.n) {
+        await db.update(challenges).set({ isEnabled: false }).where(eq(challenges.id, id))
+        deps.onChanged?.(gameId)
+      }
       return 'Success'
     },
 

@@ -62,7 +62,11 @@ function columns(input: GameEdit) {
 }
 
 /** Organisers' side of games (api-contract §2.5 "Games"). */
-export function createEditGameService(deps: { db: Db; blobs: BlobService }) {
+export function createEditGameService(deps: {
+  db: Db
+  blobs: BlobService
+  onChanged?: (gameId: number) => void
+}) {
   const { db, blobs } = deps
   return {
     async list(page: { count: number; skip: number }) {
@@ -93,6 +97,7 @@ export function createEditGameService(deps: { db: Db; blobs: BlobService }) {
     async update(id: number, input: GameEdit) {
       await requireGame(db, id)
       const [row] = await db.update(games).set(columns(input)).where(eq(games.id, id)).returning()
+      deps.onChanged?.(id)
       return presentGame(row!)
     },
 
@@ -127,6 +132,7 @@ export function createEditGameService(deps: { db: Db; blobs: BlobService }) {
         ]
       })
       for (const hash of held) await blobs.release(hash)
+      deps.onChanged?.(id)
     },
 
     async setPoster(id: number, bytes: Buffer): Promise<string> {

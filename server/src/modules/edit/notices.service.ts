@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, desc, eq } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { gameNotices } from '../../db/schema.ts'
 import { type NoticeTypeName, NoticeTypeValues, nameOf } from '../../http/enums.ts'
@@ -53,6 +53,19 @@ export function createNoticeService(deps: {
         .where(and(eq(gameNotices.gameId, gameId), eq(gameNotices.type, NoticeTypeValues.Normal)))
         .orderBy(asc(gameNotices.id))
       return rows.map(presentNotice)
+    },
+
+    /** What players read: organiser notices first, then the platform's, newest first; 300 at most. */
+    async listForPlayers(gameId: number): Promise<GameNotice[]> {
+      const rows = await db
+        .select()
+        .from(gameNotices)
+        .where(eq(gameNotices.gameId, gameId))
+        .orderBy(desc(gameNotices.publishTimeUtc), desc(gameNotices.id))
+        .limit(300)
+      const normal = rows.filter((n) => n.type === NoticeTypeValues.Normal)
+      const system = rows.filter((n) => n.type !== NoticeTypeValues.Normal)
+      return [...normal, ...system].map(presentNotice)
     },
 
     async edit(gameId: number, id: number, content: string): Promise<GameNotice> {

@@ -35,7 +35,7 @@ export async function addMissingInstances(tx: DbOrTx, gameId: number, participat
 }
 
 /** Teams taking part in games, as organisers review them (api-contract §2.2, §2.6). */
-export function createParticipationService(deps: { db: Db }) {
+export function createParticipationService(deps: { db: Db; onChanged?: (gameId: number) => void }) {
   const { db } = deps
   return {
     /** Every participation of a game with its team, members and registered players. */
@@ -115,6 +115,7 @@ export function createParticipationService(deps: { db: Db }) {
           await addMissingInstances(tx, p.gameId, id)
         }
       })
+      deps.onChanged?.(p.gameId)
     },
 
     /** Used by tests and the join flow: the participation of a team in a game. */

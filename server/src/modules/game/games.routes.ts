@@ -1,0 +1,127 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { hashTag, notModified } from '../../http/conditional.ts'
+import { fail } from '../../http/errors.ts'
+import { ArrayResponse, Empty, errors } from '../../http/schema.ts'
+import { GameNotice } from '../edit/notices.routes.ts'
+import { requireVisibleGame } from './context.ts'
+import { BasicGameInfoModel, DetailedGameInfoModel, GameJoinModel } from './games.schemas.ts'
+
+const GameId = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) })
+const tags = ['Game']
+
+/** Game — browsing, joining, leaving, notices (api-contract §2.6). */
+export const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { games, notices } = app.deps.services
+
+  app.get(
+    '/game',
+    {
+      config: { rateLimit: 'Query' },
+      schema: {
+        summary: 'Public games, latest start first',
+        tags,
+        querystring: Type.Object({
+          count: Type.Integer({ minimum: 0, maximum: 50, default: 10 }),
+          skip: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0 }),
+        }),
+        response: { 200: ArrayResponse(BasicGameInfoModel), ...errors(429) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'public, max-age=60')
+      return games.list(request.query)
+    },
+  )
+
+  app.get(
+    '/game/recent',
+    {
+      schema: {
+        summary: 'Up to 50 public games, nearest in time first',
+        tags,
+        querystring: Type.Object({ limit: Type.Integer({ minimum: 0, maximum: 50, default: 0 }) }),
+        response: { 200: Type.Array(BasicGameInfoModel), ...errors() },
+      },
+    },
+    async (request, reply) => {
+      const list = await games.recent(request.query.limit)
+      if (notModified(request, reply, `${hashTag(list)}-${request.query.limit}`, new Date())) return reply
+      return list
+    },
+  )
+
+  app.get(
+    '/game/:id',
+    {
+      schema: {
+        summary: 'A game with the caller’s registration',
+        tags,
+        params: GameId,
+        response: { 200: DetailedGameInfoModel, ...errors(404) },
+      },
+    },
+    async (request) => games.detail(request.params.id, request.user),
+  )
+
+  app.post(
+    '/game/:id',
+    {
+      config: { auth: 'user' },
+      schema: {
+        summary: 'Join a game for one of your teams',
+        tags,
+        params: GameId,
+        body: GameJoinModel,
+        response: { 200: Empty, ...errors(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { accepted } = await games.join(request.user!, request.params.id, request.body)
+      if (accepted) app.deps.services.scoreboard.invalidate(request.params.id)
+      return reply.send()
+    },
+  )
+
+  app.delete(
+    '/game/:id',
+    {
+      config: { auth: 'user' },
+      schema: {
+        summary: 'Leave a game before being accepted',
+        tags,
+        params: GameId,
+        response: { 200: Empty, ...errors(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await games.leave(request.user!, request.params.id)
+      return reply.send()
+    },
+  )
+
+  app.get(
+    '/game/:id/notices',
+    {
+      schema: {
+        summary: 'Notices of a game: organisers’ first, then the platform’s',
+        tags,
+        params: GameId,
+        querystring: Type.Object({
+          count: Type.Integer({ minimum: 0, maximum: 100, default: 100 }),
+          skip: Type.Integer({ minimum: 0, maximum: 300, default: 0 }),
+        }),
+        response: { 200: Type.Array(GameNotice), ...errors(404) },
+      },
+    },
+    async (request, reply) => {
+      const game = await requireVisibleGame(app.deps.db, request.params.id, request.user)
+      if (Date.now() < game.startTimeUtc.getTime()) throw fail('Game_NotStarted')
+      const { count, skip } = request.query
+      const list = (await notices.listForPlayers(game.id)).slice(skip, skip + count)
+      const newest = new Date(list.reduce((m, n) => Math.max(m, n.time), game.startTimeUtc.getTime()))
+      if (notModified(request, reply, `${game.id}-${hashTag(list)}-${skip}-${count}`, newest)) return reply
+      return list
+    },
+  )
+}

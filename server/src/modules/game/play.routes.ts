@@ -1,0 +1,144 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
+import { type Static, Type } from 'typebox'
+import { NO_TIME } from '../../engine/scoreboard.ts'
+import { notModified } from '../../http/conditional.ts'
+import { sendScalar } from '../../http/reply.ts'
+import { errors } from '../../http/schema.ts'
+import { requirePlaying, requireVisibleGame } from './context.ts'
+import {
+  AnswerResult,
+  ChallengeDetailModel,
+  FlagSubmitModel,
+  GameDetailModel,
+  ScoreboardModel,
+} from './play.schemas.ts'
+
+const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })
+const tags = ['Game']
+
+/** Game — the team's view, challenges, flags and the scoreboard (api-contract §2.6). */
+export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { play, scoreboard } = app.deps.services
+  const { db } = app.deps
+
+  app.get(
+    '/game/:id/scoreboard',
+    {
+      schema: {
+        summary: 'The scoreboard',
+        tags,
+        params: Type.Object({ id: Id }),
+        response: { 200: ScoreboardModel, ...errors(404) },
+      },
+    },
+    async (request, reply) => {
+      await requireVisibleGame(db, request.params.id, request.user)
+      const entry = await scoreboard.get(request.params.id)
+      if (notModified(request, reply, entry.etag, entry.updatedAt)) return reply
+      // Pre-serialised once per change: sent as bytes, the serializer is not involved.
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(entry.bytes)
+    },
+  )
+
+  app.get(
+    '/game/:id/details',
+    {
+      config: { auth: 'user' },
+      schema: {
+        summary: 'The team’s challenges, solves and rank',
+        tags,
+        params: Type.Object({ id: Id }),
+        response: { 200: GameDetailModel, ...errors(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { game, participation } = await requirePlaying(db, request.user!, request.params.id)
+      const entry = await scoreboard.get(game.id)
+      if (
+        notModified(request, reply, `${entry.etag}-${participation.id}`, entry.updatedAt, { private: true })
+      )
+        return reply
+      const rank = entry.board.items.find((i) => i.id === participation.teamId) ?? {
+        id: participation.teamId,
+        name: '',
+        bio: '',
+        division: null,
+        avatar: null,
+        score: 0,
+        rank: 0,
+        divisionRank: null,
+        lastSubmissionTime: NO_TIME,
+        solvedChallenges: [],
+        solvedCount: 0,
+      }
+      return {
+        // The engine names categories as plain strings; they are the enum's names.
+        challenges: entry.board.challenges as Static<typeof GameDetailModel>['challenges'],
+        challengeCount: entry.board.challengeCount,
+        rank: rank as Static<typeof GameDetailModel>['rank'],
+        teamToken: participation.token,
+        writeupRequired: game.writeupRequired,
+        writeupDeadline: game.writeupDeadline.getTime(),
+      }
+    },
+  )
+
+  const ChallengeParams = Type.Object({ id: Id, challengeId: Id })
+
+  app.get(
+    '/game/:id/challenges/:challengeId',
+    {
+      config: { auth: 'user' },
+      schema: {
+        summary: 'A challenge as the team sees it',
+        tags,
+        params: ChallengeParams,
+        response: { 200: ChallengeDetailModel, ...errors(401, 403, 404) },
+      },
+    },
+    async (request) => play.challenge(request.user!, request.params.id, request.params.challengeId),
+  )
+
+  app.post(
+    '/game/:id/challenges/:challengeId',
+    {
+      config: { auth: 'user', rateLimit: 'Submit' },
+      schema: {
+        summary: 'Submit a flag; returns the submission id to poll',
+        tags,
+        params: ChallengeParams,
+        body: FlagSubmitModel,
+        response: { 200: Type.Integer(), ...errors(401, 403, 404, 429) },
+      },
+    },
+    async (request, reply) =>
+      sendScalar(
+        reply,
+        await play.submit(request.user!, request.params.id, request.params.challengeId, request.body.flag),
+      ),
+  )
+
+  app.get(
+    '/game/:id/challenges/:challengeId/status/:submitId',
+    {
+      config: { auth: 'user' },
+      schema: {
+        summary: 'How your submission was judged (FlagSubmitted while pending)',
+        tags,
+        params: Type.Object({ id: Id, challengeId: Id, submitId: Id }),
+        response: { 200: AnswerResult, ...errors(401, 403, 404) },
+      },
+    },
+    async (request, reply) =>
+      sendScalar(
+        reply,
+        await play.status(
+          request.user!,
+          request.params.id,
+          request.params.challengeId,
+          request.params.submitId,
+        ),
+      ),
+  )
+}

@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto'
+import { and, eq, lt } from 'drizzle-orm'
+import type { Db } from '../../db/index.ts'
+import { challenges, participations, submissions, teams, users } from '../../db/schema.ts'
+import {
+  type BoardInput,
+  type BoardSolve,
+  buildScoreboard,
+  type Scoreboard,
+} from '../../engine/scoreboard.ts'
+import { ChallengeCategoryValues, nameOf } from '../../http/enums.ts'
+import { avatarUrl } from '../posts/posts.service.ts'
+import { requireGame } from './games.queries.ts'
+
+export interface BoardEntry {
+  board: Scoreboard
+  /** The board serialised once; every read sends these bytes. */
+  bytes: Buffer
+  etag: string
+  updatedAt: Date
+}
+
+interface GameState {
+  input: BoardInput
+  entry: BoardEntry
+  /** A rebuild is scheduled (bursts of solves coalesce into it). */
+  timer: NodeJS.Timeout | null
+  /** Something other than a solve changed: reload the inputs from the database. */
+  stale: boolean
+  /** Built before the game started (empty): reload once it has. */
+  startsAt: number | null
+}
+
+/**
+ * Scoreboards built once per change and kept in memory as bytes with an ETag, so reads never
+ * run SQL. A judged solve is added to the in-memory inputs; other changes (challenge edits,
+ * reviews) mark the game stale and the next rebuild reloads it. Rebuilds coalesce: every change
+ * within `delayMs` of the first one is covered by a single rebuild.
+ */
+export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
+  const { db } = deps
+  const delayMs = deps.delayMs ?? 150
+  const games = new Map<number, GameState>()
+  const loading = new Map<number, Promise<GameState>>()
+
+  async function loadInput(gameId: number): Promise<BoardInput & { startsAt: number | null }> {
+    const game = await requireGame(db, gameId)
+    const now = Date.now()
+    const base = { bloodBonus: game.bloodBonus, endTime: game.endTimeUtc.getTime(), now, startsAt: null }
+    // Before the start the board is empty (decisions.md item 9).
+    if (now < game.startTimeUtc.getTime()) {
+      return { ...base, startsAt: game.startTimeUtc.getTime(), teams: [], challenges: [], solves: [] }
+    }
+    const [teamRows, challengeRows, solveRows] = await Promise.all([
+      db
+        .select({ p: participations, team: teams })
+        .from(participations)
+        .innerJoin(teams, eq(teams.id, participations.teamId))
+        .where(and(eq(participations.gameId, gameId), eq(participations.status, 1)))
+        .orderBy(participations.id),
+      db
+        .select()
+        .from(challenges)
+        .where(and(eq(challenges.gameId, gameId), eq(challenges.isEnabled, true))),
+      db
+        .select({
+          challengeId: submissions.challengeId,
+          participationId: submissions.participationId,
+          userName: users.userName,
+          time: submissions.submitTimeUtc,
+        })
+        .from(submissions)
+        .leftJoin(users, eq(users.id, submissions.userId))
+        .where(
+          and(
+            eq(submissions.gameId, gameId),
+            eq(submissions.status, 'Accepted'),
+            lt(submissions.submitTimeUtc, game.endTimeUtc),
+          ),
+        ),
+    ])
+    return {
+      ...base,
+      teams: teamRows.map(({ p, team }) => ({
+        id: team.id,
+        participationId: p.id,
+        name: team.name,
+        bio: team.bio,
+        avatar: avatarUrl(team.avatarHash),
+        division: p.division,
+      })),
+      challenges: challengeRows.map((c) => ({
+        id: c.id,
+        title: c.title,
+        category: nameOf(ChallengeCategoryValues, c.category),
+        categoryOrder: c.category,
+        originalScore: c.originalScore,
+        minScoreRate: c.minScoreRate,
+        difficulty: c.difficulty,
+        acceptedCount: c.acceptedCount,
+        disableBloodBonus: c.disableBloodBonus,
+      })),
+      solves: solveRows.map((s) => ({ ...s, time: s.time.getTime() })),
+    }
+  }
+
+  function render(gameId: number, input: BoardInput): BoardEntry {
+    const now = Date.now()
+    const board = buildScoreboard({ ...input, now })
+    const bytes = Buffer.from(JSON.stringify(board))
+    const etag = `${gameId}-${createHash('sha1').update(bytes).digest('base64url').slice(0, 12)}`
+    return { board, bytes, etag, updatedAt: new Date(now) }
+  }
+
+  async function load(gameId: number): Promise<GameState> {
+    const { startsAt, ...input } = await loadInput(gameId)
+    const state: GameState = { input, entry: render(gameId, input), timer: null, stale: false, startsAt }
+    games.set(gameId, state)
+    return state
+  }
+
+  function schedule(gameId: number, state: GameState) {
+    if (state.timer) return
+    state.timer = setTimeout(() => {
+      state.timer = null
+      const rebuild = state.stale
+        ? load(gameId)
+        : Promise.resolve(Object.assign(state, { entry: render(gameId, state.input) }))
+      state.stale = false
+      rebuild.catch(() => games.delete(gameId))
+    }, delayMs)
+    state.timer.unref()
+  }
+
+  return {
+    /** The current board of a game (built on first use). */
+    async get(gameId: number): Promise<BoardEntry> {
+      const ready = games.get(gameId)
+      if (ready && !(ready.startsAt !== null && Date.now() >= ready.startsAt)) return ready.entry
+      let pending = loading.get(gameId)
+      if (!pending) {
+        pending = load(gameId).finally(() => loading.delete(gameId))
+        loading.set(gameId, pending)
+      }
+      return (await pending).entry
+    },
+
+    /** A judged solve: counted in memory, shown after the next (coalesced) rebuild. */
+    addSolve(gameId: number, solve: BoardSolve, acceptedCount: number) {
+      const state = games.get(gameId)
+      if (!state) return
+      state.input.solves.push(solve)
+      const c = state.input.challenges.find((x) => x.id === solve.challengeId)
+      if (c) c.acceptedCount = Math.max(c.acceptedCount, acceptedCount)
+      schedule(gameId, state)
+    },
+
+    /** Anything else changed: reload from the database at the next rebuild. */
+    invalidate(gameId: number) {
+      const state = games.get(gameId)
+      if (!state) return
+      state.stale = true
+      schedule(gameId, state)
+    },
+
+    forget(gameId: number) {
+      const state = games.get(gameId)
+      if (state?.timer) clearTimeout(state.timer)
+      games.delete(gameId)
+    },
+
+    close() {
+      for (const s of games.values()) if (s.timer) clearTimeout(s.timer)
+      games.clear()
+    },
+  }
+}
+export type ScoreboardService = ReturnType<typeof createScoreboardService>
