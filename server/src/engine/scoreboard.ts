@@ -219,7 +219,9 @@ export function buildScoreboard(input: BoardInput): Scoreboard {
   }
 
   const grouped: Record<string, ChallengeInfo[]> = {}
-  for (const c of challenges) (grouped[c.category] ??= []).push(byChallenge.get(c.id)!.info)
+  for (const c of challenges) {
+    grouped[c.category] = [...(grouped[c.category] ?? []), byChallenge.get(c.id)!.info]
+  }
 
   return {
     updateTimeUtc: input.now,
