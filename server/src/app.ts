@@ -19,7 +19,9 @@ import { editChallengeRoutes } from './modules/edit/challenges.routes.ts'
 import { editGameRoutes } from './modules/edit/games.routes.ts'
 import { editNoticeRoutes } from './modules/edit/notices.routes.ts'
 import { gameRoutes } from './modules/game/games.routes.ts'
+import { monitorRoutes } from './modules/game/monitor.routes.ts'
 import { playRoutes } from './modules/game/play.routes.ts'
+import { writeupRoutes } from './modules/game/writeups.routes.ts'
 import { infoRoutes } from './modules/info/info.routes.ts'
 import { postsRoutes } from './modules/posts/posts.routes.ts'
 import { createServices } from './services.ts'
@@ -74,6 +76,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(participationRoutes, { prefix: '/api' })
   await app.register(gameRoutes, { prefix: '/api' })
   await app.register(playRoutes, { prefix: '/api' })
+  await app.register(monitorRoutes, { prefix: '/api' })
+  await app.register(writeupRoutes, { prefix: '/api' })
   await app.register(infoRoutes, { prefix: '/api' })
   await app.register(postsRoutes, { prefix: '/api' })
   await app.register(assetRoutes)

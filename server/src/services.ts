@@ -11,9 +11,11 @@ import { createEditGameService } from './modules/edit/games.service.ts'
 import { createNoticeService } from './modules/edit/notices.service.ts'
 import { createGameService } from './modules/game/games.service.ts'
 import { createJudge } from './modules/game/judge.service.ts'
+import { createMonitorService } from './modules/game/monitor.service.ts'
 import { createParticipationService } from './modules/game/participations.service.ts'
 import { createPlayService } from './modules/game/play.service.ts'
 import { createScoreboardService } from './modules/game/scoreboard.service.ts'
+import { createWriteupService } from './modules/game/writeups.service.ts'
 import { createCaptchaService } from './modules/info/captcha.service.ts'
 import { createAuditService } from './modules/logs/audit.service.ts'
 import { createPostService } from './modules/posts/posts.service.ts'
@@ -45,6 +47,8 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   const participations = createParticipationService({ db, onChanged: changed })
   const judge = createJudge({ db, scoreboard, notices, log })
   const games = createGameService({ db, participations })
+  const monitor = createMonitorService({ db })
+  const writeups = createWriteupService({ db, blobs })
   const play = createPlayService({ db, enqueue: (id) => judge.enqueue(id) })
   const editGames = createEditGameService({ db, blobs, onChanged: changed })
   const editChallenges = createEditChallengeService({ db, blobs, notices, onChanged: changed })
@@ -65,6 +69,8 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     judge,
     games,
     play,
+    monitor,
+    writeups,
   }
 }
 export type Services = ReturnType<typeof createServices>

@@ -106,3 +106,35 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 5000): 
     }
   }
 }
+
+/** A player whose team joined the game and was accepted by the admin. */
+export async function acceptedPlayer(
+  app: App,
+  admin: Agent,
+  gameId: number,
+): Promise<TestUser & { teamId: number }> {
+  const user = await registeredUser(app)
+  const team = await teamOf(app, user)
+  const joined = await user.agent.post(`/api/game/${gameId}`, { teamId: team.id })
+  if (joined.statusCode !== 200) throw new Error(`join failed: ${joined.body}`)
+  const list = (await admin.get(`/api/game/${gameId}/participations`)).json() as {
+    id: number
+    team: { id: number }
+  }[]
+  const p = list.find((x) => x.team.id === team.id)!
+  await admin.put(`/api/admin/participation/${p.id}`, { status: 'Accepted' })
+  return { ...user, teamId: team.id }
+}
+
+/** An enabled static challenge with one flag. */
+export async function staticChallenge(
+  admin: Agent,
+  gameId: number,
+  flag = 'flag{static}',
+  extra: Record<string, unknown> = {},
+) {
+  const c = await createChallenge(admin, gameId, { category: 'Web' })
+  await admin.post(`/api/edit/games/${gameId}/challenges/${c.id}/flags`, [{ flag }])
+  await admin.put(`/api/edit/games/${gameId}/challenges/${c.id}`, { isEnabled: true, ...extra })
+  return c
+}

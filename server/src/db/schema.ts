@@ -348,7 +348,9 @@ export const submissions = pgTable(
     /** The trimmed answer as submitted. */
     answer: varchar('answer', { length: 127 }).notNull(),
     /** `AnswerResult` name: FlagSubmitted until judged. */
-    status: varchar('status', { length: 16 }).notNull(),
+    status: varchar('status', { length: 16 })
+      .$type<'FlagSubmitted' | 'Accepted' | 'WrongAnswer' | 'CheatDetected' | 'NotFound'>()
+      .notNull(),
     submitTimeUtc: ts('submit_time_utc').notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     teamId: integer('team_id')

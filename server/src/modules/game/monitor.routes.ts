@@ -1,0 +1,100 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { Enum, errors, Nullable } from '../../http/schema.ts'
+import { ParticipationStatus } from './participations.schemas.ts'
+import { AnswerResult } from './play.schemas.ts'
+
+const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) })
+const monitor = { auth: 'monitor' } as const
+const tags = ['Game']
+
+const EventType = Enum('EventType', {
+  Normal: 0,
+  ContainerStart: 1,
+  ContainerDestroy: 2,
+  FlagSubmit: 3,
+  CheatDetected: 4,
+})
+export const GameEvent = Type.Object({
+  type: EventType,
+  values: Type.Array(Type.String()),
+  time: Type.Integer(),
+  user: Type.String(),
+  team: Type.String(),
+})
+export const Submission = Type.Object({
+  answer: Type.String(),
+  status: AnswerResult,
+  time: Type.Integer(),
+  user: Type.String(),
+  team: Type.String(),
+  challenge: Type.String(),
+})
+const ParticipationModel = Type.Object({
+  id: Type.Integer(),
+  team: Type.Object({ id: Type.Integer(), name: Type.String(), avatar: Nullable(Type.String()) }),
+  status: ParticipationStatus,
+  division: Nullable(Type.String()),
+})
+const CheatInfoModel = Type.Object({
+  ownedTeam: ParticipationModel,
+  submitTeam: ParticipationModel,
+  submission: Submission,
+})
+
+/** Monitoring a game (Monitor and Admin): events, submissions, cheating. */
+export const monitorRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { monitor: service } = app.deps.services
+
+  app.get(
+    '/game/:id/events',
+    {
+      config: monitor,
+      schema: {
+        summary: 'The game’s event log, newest first',
+        tags,
+        params: Id,
+        querystring: Type.Object({
+          hideContainer: Type.Boolean({ default: false }),
+          count: Type.Integer({ minimum: 0, maximum: 100, default: 100 }),
+          skip: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0 }),
+        }),
+        response: { 200: Type.Array(GameEvent), ...errors(401, 403, 404) },
+      },
+    },
+    async (request) => service.events(request.params.id, request.query),
+  )
+
+  app.get(
+    '/game/:id/submissions',
+    {
+      config: monitor,
+      schema: {
+        summary: 'Every submission, newest first (count 0: all)',
+        tags,
+        params: Id,
+        querystring: Type.Object({
+          type: Type.Optional(AnswerResult),
+          count: Type.Integer({ minimum: 0, maximum: 100, default: 100 }),
+          skip: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0 }),
+        }),
+        response: { 200: Type.Array(Submission), ...errors(401, 403, 404) },
+      },
+    },
+    async (request) => service.submissions(request.params.id, request.query),
+  )
+
+  app.get(
+    '/game/:id/cheatinfo',
+    {
+      config: monitor,
+      schema: {
+        summary: 'Flags submitted by a team other than their owner',
+        tags,
+        params: Id,
+        response: { 200: Type.Array(CheatInfoModel), ...errors(401, 403, 404) },
+      },
+    },
+    async (request) => service.cheats(request.params.id),
+  )
+}
