@@ -1,0 +1,181 @@
+/**
+ * `npm run bench`: seeds a game on PostgreSQL, starts the real server in its own process and
+ * drives HTTP load at it from this one, then prints the figures issue 5 asks for.
+ *   --teams 1000 --challenges 50 --solves 20000 --seconds 10 --concurrency 64
+ * The database server comes from BENCH_DATABASE_URL (default: the machine's PostgreSQL).
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import { openDatabase } from '../../server/src/db/index.ts'
+import { fmt, load } from './load.ts'
+import { seed } from './seed.ts'
+
+const args = process.argv.slice(2)
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`)
+  return i >= 0 ? Number(args[i + 1]) : fallback
+}
+const opts = {
+  teams: arg('teams', 1000),
+  challenges: arg('challenges', 50),
+  solves: arg('solves', 20000),
+  seconds: arg('seconds', 10),
+  concurrency: arg('concurrency', 64),
+}
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const PORT = 18400 + Math.floor(Math.random() * 500)
+const BARE_PORT = PORT + 1
+
+const say = (line: string) => process.stdout.write(`${line}\n`)
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** CPU seconds (user + system) used so far by a process. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+async function waitFor(url: string, child: ChildProcess) {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error('server exited during start-up')
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {}
+    await sleep(100)
+  }
+  throw new Error(`${url} did not come up`)
+}
+
+async function main() {
+  const dbName = `pennant_bench_${Date.now().toString(36)}`
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${dbName}`)
+  const url = new URL(serverUrl)
+  url.pathname = `/${dbName}`
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-bench-'))
+  const children: ChildProcess[] = []
+  try {
+    const migrated = await openDatabase({ url: url.toString(), dataDir: null })
+    await migrated.close()
+    const client = new pg.Client({ connectionString: url.toString() })
+    await client.connect()
+    let t0 = Date.now()
+    const world = await seed(client, opts)
+    say(`Seeded ${opts.teams} teams, ${opts.challenges} challenges, ${opts.solves} solves in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+
+    const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url.toString(), PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PENNANT_ADMIN_PASSWORD: 'Bench4dmin' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    })
+    children.push(server)
+    await waitFor(`http://127.0.0.1:${PORT}/healthz`, server)
+    const boardPath = `/api/game/${world.gameId}/scoreboard`
+    t0 = Date.now()
+    const first = await fetch(`http://127.0.0.1:${PORT}${boardPath}`)
+    const boardBytes = Buffer.from(await first.arrayBuffer())
+    say(`Scoreboard: ${(boardBytes.length / 1024).toFixed(0)} KiB, first build ${Date.now() - t0} ms`)
+
+    // 1. Scoreboard reads, then the same bytes from bare Fastify as the ceiling.
+    const reads = await load({ port: PORT, concurrency: 32, seconds: opts.seconds, next: () => ({ method: 'GET', path: boardPath }) })
+    const bytesFile = path.join(dataDir, 'board.json')
+    writeFileSync(bytesFile, boardBytes)
+    const bare = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/src/bare.ts'), bytesFile, String(BARE_PORT)], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    children.push(bare)
+    await waitFor(`http://127.0.0.1:${BARE_PORT}/board`, bare)
+    const ceiling = await load({ port: BARE_PORT, concurrency: 32, seconds: opts.seconds, next: () => ({ method: 'GET', path: '/board' }) })
+    bare.kill()
+
+    // 2. Time from an accepted flag to the scoreboard showing it.
+    const headers = (token: string) => ({
+      cookie: `pennant_token=${token}; XSRF-TOKEN=bench`,
+      'x-xsrf-token': 'bench',
+      'content-type': 'application/json',
+    })
+    const visible: number[] = []
+    for (let i = 0; i < 10; i++) {
+      const team = world.teams[i]!
+      const cid = team.unsolved.shift()!
+      const before = Date.now()
+      await fetch(`http://127.0.0.1:${PORT}/api/game/${world.gameId}/challenges/${cid}`, {
+        method: 'POST',
+        headers: headers(team.token),
+        body: JSON.stringify({ flag: `flag{bench_${cid}}` }),
+      })
+      for (;;) {
+        const board = (await (await fetch(`http://127.0.0.1:${PORT}${boardPath}`)).json()) as {
+          items: { id: number; solvedChallenges: { id: number }[] }[]
+        }
+        if (board.items.find((x) => x.id === team.teamId)?.solvedChallenges.some((s) => s.id === cid)) break
+        if (Date.now() - before > 10_000) throw new Error('solve never reached the scoreboard')
+        await sleep(10)
+      }
+      visible.push(Date.now() - before)
+    }
+    visible.sort((a, b) => a - b)
+
+    // 3. Correct flags as fast as they are accepted; CPU of the server until all are judged.
+    let cursor = 0
+    const cpuBefore = cpuSeconds(server.pid!)
+    const submits = await load({
+      port: PORT,
+      concurrency: opts.concurrency,
+      seconds: opts.seconds,
+      next: () => {
+        for (let tries = 0; tries < world.teams.length; tries++) {
+          const team = world.teams[cursor++ % world.teams.length]!
+          const cid = team.unsolved.shift()
+          if (cid === undefined) continue
+          return {
+            method: 'POST',
+            path: `/api/game/${world.gameId}/challenges/${cid}`,
+            headers: headers(team.token),
+            body: JSON.stringify({ flag: `flag{bench_${cid}}` }),
+          }
+        }
+        return null
+      },
+    })
+    const judgeStart = Date.now()
+    for (;;) {
+      const pending = await client.query(`select count(*)::int n from submissions where status = 'FlagSubmitted'`)
+      if (pending.rows[0].n === 0) break
+      await sleep(100)
+    }
+    const judgeTail = Date.now() - judgeStart
+    const cpuUsed = cpuSeconds(server.pid!) - cpuBefore
+    const accepted = submits.statuses[200] ?? 0
+    const total = (await client.query(`select count(*)::int n from submissions where status = 'Accepted'`)).rows[0].n
+    await client.end()
+
+    say('')
+    say(`Scoreboard reads:        ${fmt(reads)}`)
+    say(`Bare Fastify ceiling:    ${fmt(ceiling)}`)
+    say(`  → ${((reads.perSecond / ceiling.perSecond) * 100).toFixed(0)}% of the ceiling (target ≥ 70%)`)
+    say(`Correct-flag submits:    ${fmt(submits)}`)
+    say(`  judging finished ${judgeTail} ms after the last submission`)
+    say(`Flag → scoreboard:       median ${visible[5]} ms, max ${visible.at(-1)} ms over 10 solves (target < 1000 ms)`)
+    say(`Server CPU per solve:    ${((cpuUsed / Math.max(1, accepted)) * 1000).toFixed(2)} ms (${cpuUsed.toFixed(1)} CPU-s for ${accepted} accepted; ${total} solves in total)`)
+  } finally {
+    for (const child of children) child.kill()
+    await sleep(500)
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+    await admin.end()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exit(1)
+})
