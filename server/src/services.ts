@@ -47,7 +47,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   const participations = createParticipationService({ db, onChanged: changed })
   const judge = createJudge({ db, scoreboard, notices, log })
   const games = createGameService({ db, participations })
-  const monitor = createMonitorService({ db })
+  const monitor = createMonitorService({ db, scoreboard })
   const writeups = createWriteupService({ db, blobs })
   const play = createPlayService({ db, enqueue: (id) => judge.enqueue(id) })
   const editGames = createEditGameService({ db, blobs, onChanged: changed })

@@ -10,6 +10,7 @@ import {
 } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
+import { unzip } from '../helpers/unzip.ts'
 
 let t: TestApp
 let admin: Agent
@@ -175,5 +176,36 @@ describe('writeups', () => {
       ).json().title,
     ).toBe('This game does not take writeups')
     expect((await player.agent.get(`/api/admin/writeups/${game.id}`)).statusCode).toBe(403)
+  })
+})
+
+describe('spreadsheets', () => {
+  it('export the scoreboard with contacts and every submission as .xlsx', async () => {
+    const game = await createGame(admin, { title: 'Sheet Game' })
+    const c = await staticChallenge(admin, game.id, 'flag{x}')
+    const player = await acceptedPlayer(t.app, admin, game.id)
+    await player.agent.post(`/api/game/${game.id}/challenges/${c.id}`, { flag: '=1+1' })
+    await player.agent.post(`/api/game/${game.id}/challenges/${c.id}`, { flag: 'flag{x}' })
+    await t.app.deps.services.judge.drain()
+    await new Promise((r) => setTimeout(r, 300))
+
+    const board = await admin.get(`/api/game/${game.id}/scoreboardsheet`)
+    expect(board.headers['content-type']).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    )
+    expect(board.headers['content-disposition']).toMatch(/filename\*=UTF-8''Sheet%20Game-Scoreboard-\d{8}-/)
+    const sheet = unzip(board.rawPayload)['xl/worksheets/sheet1.xml']!
+    expect(sheet).toContain(`>${player.userName}<`)
+    expect(sheet).toContain(`>${player.email}<`)
+    expect(sheet).toContain(`>${c.title}<`)
+    expect(sheet).toContain('<v>1050</v>')
+
+    const subs = await admin.get(`/api/game/${game.id}/submissionsheet`)
+    const rows = unzip(subs.rawPayload)['xl/worksheets/sheet1.xml']!
+    expect(rows).toContain('>=1+1<')
+    expect(rows).toContain('>WrongAnswer<')
+    expect(rows).toContain('>Accepted<')
+    const { agent } = await registeredUser(t.app)
+    expect((await agent.get(`/api/game/${game.id}/submissionsheet`)).statusCode).toBe(403)
   })
 })

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { Enum, errors, Nullable } from '../../http/schema.ts'
 import { ParticipationStatus } from './participations.schemas.ts'
@@ -97,4 +98,22 @@ export const monitorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => service.cheats(request.params.id),
   )
+
+  const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+  const sheets = [
+    ['/game/:id/scoreboardsheet', 'The scoreboard with contacts, as a spreadsheet', 'scoreboardSheet'],
+    ['/game/:id/submissionsheet', 'Every submission, as a spreadsheet', 'submissionSheet'],
+  ] as const
+  for (const [url, summary, method] of sheets) {
+    app.get(
+      url,
+      { config: monitor, schema: { summary, tags, params: Id, response: { ...errors(401, 403, 404) } } },
+      async (request, reply) => {
+        const { fileName, bytes } = await service[method](request.params.id)
+        reply.header('Content-Type', XLSX)
+        reply.header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+        return (reply as FastifyReply).send(bytes)
+      },
+    )
+  }
 }

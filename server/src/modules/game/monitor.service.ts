@@ -1,4 +1,4 @@
-import { and, desc, eq, ne } from 'drizzle-orm'
+import { and, desc, eq, inArray, ne } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../../db/index.ts'
 import {
@@ -7,20 +7,24 @@ import {
   gameEvents,
   participations,
   submissions,
+  teamMembers,
   teams,
   users,
 } from '../../db/schema.ts'
 import { ParticipationStatusValues } from '../../engine/participation.ts'
 import { nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
+import { workbook } from '../assets/xlsx.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
 import { requireGame } from './games.queries.ts'
+import type { ScoreboardService } from './scoreboard.service.ts'
+import { stamp } from './writeups.service.ts'
 
 const EVENT_NAMES = ['Normal', 'ContainerStart', 'ContainerDestroy', 'FlagSubmit', 'CheatDetected'] as const
 const CONTAINER_EVENTS = [1, 2]
 
 /** What monitors watch: the event log, every submission, and detected cheating (api-contract §2.6). */
-export function createMonitorService(deps: { db: Db }) {
+export function createMonitorService(deps: { db: Db; scoreboard: ScoreboardService }) {
   const { db } = deps
 
   async function requireStarted(gameId: number) {
@@ -126,6 +130,95 @@ export function createMonitorService(deps: { db: Db }) {
         submitTeam: participation(r.submitter, r.submitTeam),
         submission: presentSubmission(r.sub),
       }))
+    },
+
+    /** The scoreboard with contact details, one column per challenge (organisers' export). */
+    async scoreboardSheet(gameId: number) {
+      const game = await requireStarted(gameId)
+      const { board } = await deps.scoreboard.get(gameId)
+      const teamIds = board.items.map((i) => i.id)
+      const people = teamIds.length
+        ? await db
+            .select({ teamId: teamMembers.teamId, user: users, captainId: teams.captainId })
+            .from(teamMembers)
+            .innerJoin(users, eq(users.id, teamMembers.userId))
+            .innerJoin(teams, eq(teams.id, teamMembers.teamId))
+            .where(inArray(teamMembers.teamId, teamIds))
+        : []
+      const challengeList = Object.values(board.challenges).flat()
+      const withDivision = game.divisions.length > 0
+      const header = [
+        'Rank',
+        'Team',
+        ...(withDivision ? ['Division'] : []),
+        'Captain',
+        'Members',
+        'Real names',
+        'E-mails',
+        'Student numbers',
+        'Phones',
+        'Solved',
+        'Last solve (UTC)',
+        'Score',
+        ...challengeList.map((c) => c.title),
+      ]
+      const rows = board.items.map((item) => {
+        const members = people
+          .filter((p) => p.teamId === item.id)
+          .map((p) => ({ ...p.user, captain: p.user.id === p.captainId }))
+        const join = (f: (m: (typeof members)[number]) => string | null) =>
+          members.map(f).filter(Boolean).join(', ')
+        const points = new Map(item.solvedChallenges.map((s) => [s.id, s.score]))
+        return [
+          item.rank,
+          item.name,
+          ...(withDivision ? [item.division] : []),
+          members.find((m) => m.captain)?.userName ?? '',
+          join((m) => m.userName),
+          join((m) => m.realName),
+          join((m) => m.email),
+          join((m) => m.stdNumber),
+          join((m) => m.phone),
+          item.solvedCount,
+          item.solvedCount ? new Date(item.lastSubmissionTime).toISOString() : '',
+          item.score,
+          ...challengeList.map((c) => points.get(c.id) ?? 0),
+        ]
+      })
+      return {
+        fileName: `${game.title}-Scoreboard-${stamp(new Date())}.xlsx`,
+        bytes: workbook('Scoreboard', header, rows),
+      }
+    },
+
+    /** Every submission of the game, oldest first. */
+    async submissionSheet(gameId: number) {
+      const game = await requireStarted(gameId)
+      const rows = await db
+        .select({ ...submissionColumns, email: users.email })
+        .from(submissions)
+        .innerJoin(teams, eq(teams.id, submissions.teamId))
+        .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
+        .leftJoin(users, eq(users.id, submissions.userId))
+        .where(eq(submissions.gameId, gameId))
+        .orderBy(submissions.id)
+      const when = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14)
+      return {
+        fileName: `${game.title}_Submissions_${when}.xlsx`,
+        bytes: workbook(
+          'Submissions',
+          ['Status', 'Time (UTC)', 'Team', 'User', 'Challenge', 'Answer', 'E-mail'],
+          rows.map((r) => [
+            r.status,
+            r.time.toISOString(),
+            r.team,
+            r.user ?? '',
+            r.challenge,
+            r.answer,
+            r.email ?? '',
+          ]),
+        ),
+      }
     },
   }
 }
