@@ -40,7 +40,14 @@ export async function load(opts: {
     return new Promise((resolve) => {
       const t0 = process.hrtime.bigint()
       const r = http.request(
-        { agent, host: '127.0.0.1', port: opts.port, method: req.method, path: req.path, headers: req.headers },
+        {
+          agent,
+          host: '127.0.0.1',
+          port: opts.port,
+          method: req.method,
+          path: req.path,
+          headers: req.headers,
+        },
         (res) => {
           const chunks: Buffer[] = []
           res.on('data', (c: Buffer) => chunks.push(c))

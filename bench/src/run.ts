@@ -28,7 +28,8 @@ const opts = {
   concurrency: arg('concurrency', 64),
 }
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const serverUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const PORT = 18400 + Math.floor(Math.random() * 500)
 const BARE_PORT = PORT + 1
 
@@ -68,11 +69,21 @@ async function main() {
     await client.connect()
     let t0 = Date.now()
     const world = await seed(client, opts)
-    say(`Seeded ${opts.teams} teams, ${opts.challenges} challenges, ${opts.solves} solves in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+    say(
+      `Seeded ${opts.teams} teams, ${opts.challenges} challenges, ${opts.solves} solves in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    )
 
     const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: url.toString(), PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PENNANT_ADMIN_PASSWORD: 'Bench4dmin' },
+      env: {
+        ...process.env,
+        DATABASE_URL: url.toString(),
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        PENNANT_ADMIN_PASSWORD: 'Bench4dmin',
+      },
       stdio: ['ignore', 'inherit', 'inherit'],
     })
     children.push(server)
@@ -84,16 +95,30 @@ async function main() {
     say(`Scoreboard: ${(boardBytes.length / 1024).toFixed(0)} KiB, first build ${Date.now() - t0} ms`)
 
     // 1. Scoreboard reads, then the same bytes from bare Fastify as the ceiling.
-    const reads = await load({ port: PORT, concurrency: 32, seconds: opts.seconds, next: () => ({ method: 'GET', path: boardPath }) })
+    const reads = await load({
+      port: PORT,
+      concurrency: 32,
+      seconds: opts.seconds,
+      next: () => ({ method: 'GET', path: boardPath }),
+    })
     const bytesFile = path.join(dataDir, 'board.json')
     writeFileSync(bytesFile, boardBytes)
-    const bare = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/src/bare.ts'), bytesFile, String(BARE_PORT)], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
+    const bare = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'bench/src/bare.ts'), bytesFile, String(BARE_PORT)],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
     children.push(bare)
     await waitFor(`http://127.0.0.1:${BARE_PORT}/board`, bare)
-    const ceiling = await load({ port: BARE_PORT, concurrency: 32, seconds: opts.seconds, next: () => ({ method: 'GET', path: '/board' }) })
+    const ceiling = await load({
+      port: BARE_PORT,
+      concurrency: 32,
+      seconds: opts.seconds,
+      next: () => ({ method: 'GET', path: '/board' }),
+    })
     bare.kill()
 
     // 2. Time from an accepted flag to the scoreboard showing it.
@@ -148,14 +173,17 @@ async function main() {
     })
     const judgeStart = Date.now()
     for (;;) {
-      const pending = await client.query(`select count(*)::int n from submissions where status = 'FlagSubmitted'`)
+      const pending = await client.query(
+        `select count(*)::int n from submissions where status = 'FlagSubmitted'`,
+      )
       if (pending.rows[0].n === 0) break
       await sleep(100)
     }
     const judgeTail = Date.now() - judgeStart
     const cpuUsed = cpuSeconds(server.pid!) - cpuBefore
     const accepted = submits.statuses[200] ?? 0
-    const total = (await client.query(`select count(*)::int n from submissions where status = 'Accepted'`)).rows[0].n
+    const total = (await client.query(`select count(*)::int n from submissions where status = 'Accepted'`))
+      .rows[0].n
     await client.end()
 
     say('')
@@ -164,8 +192,12 @@ async function main() {
     say(`  → ${((reads.perSecond / ceiling.perSecond) * 100).toFixed(0)}% of the ceiling (target ≥ 70%)`)
     say(`Correct-flag submits:    ${fmt(submits)}`)
     say(`  judging finished ${judgeTail} ms after the last submission`)
-    say(`Flag → scoreboard:       median ${visible[5]} ms, max ${visible.at(-1)} ms over 10 solves (target < 1000 ms)`)
-    say(`Server CPU per solve:    ${((cpuUsed / Math.max(1, accepted)) * 1000).toFixed(2)} ms (${cpuUsed.toFixed(1)} CPU-s for ${accepted} accepted; ${total} solves in total)`)
+    say(
+      `Flag → scoreboard:       median ${visible[5]} ms, max ${visible.at(-1)} ms over 10 solves (target < 1000 ms)`,
+    )
+    say(
+      `Server CPU per solve:    ${((cpuUsed / Math.max(1, accepted)) * 1000).toFixed(2)} ms (${cpuUsed.toFixed(1)} CPU-s for ${accepted} accepted; ${total} solves in total)`,
+    )
   } finally {
     for (const child of children) child.kill()
     await sleep(500)

@@ -15,9 +15,13 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
  * enabled static challenges (flag `flag{bench_<id>}`) and `solves` accepted solves spread over
  * the teams, written with set-based SQL so seeding 200 000 solves takes seconds.
  */
-export async function seed(client: pg.Client, opts: { teams: number; challenges: number; solves: number }): Promise<Seeded> {
+export async function seed(
+  client: pg.Client,
+  opts: { teams: number; challenges: number; solves: number },
+): Promise<Seeded> {
   const perTeam = Math.floor(opts.solves / opts.teams)
-  if (perTeam > opts.challenges) throw new Error(`${opts.solves} solves need more than ${opts.teams} × ${opts.challenges}`)
+  if (perTeam > opts.challenges)
+    throw new Error(`${opts.solves} solves need more than ${opts.teams} × ${opts.challenges}`)
   const keys = newGameKeys()
   const now = Date.now()
   await client.query('BEGIN')
@@ -52,7 +56,10 @@ export async function seed(client: pg.Client, opts: { teams: number; challenges:
      select $1, 'Challenge ' || lpad(i::text, 3, '0'), i % 13, true, 500 from generate_series(1, $2) i`,
     [gameId, opts.challenges],
   )
-  await client.query(`insert into flags (challenge_id, flag) select id, 'flag{bench_' || id || '}' from challenges where game_id = $1`, [gameId])
+  await client.query(
+    `insert into flags (challenge_id, flag) select id, 'flag{bench_' || id || '}' from challenges where game_id = $1`,
+    [gameId],
+  )
   await client.query(
     `insert into game_instances (challenge_id, participation_id, is_loaded)
      select c.id, p.id, true from challenges c cross join participations p where c.game_id = $1 and p.game_id = $1`,
@@ -100,8 +107,13 @@ export async function seed(client: pg.Client, opts: { teams: number; challenges:
   }
   await client.query('COMMIT')
 
-  const challengeIds = (await client.query('select id from challenges where game_id = $1 order by id', [gameId])).rows.map((r) => r.id as number)
-  const solved = await client.query('select participation_id, challenge_id from submissions where game_id = $1', [gameId])
+  const challengeIds = (
+    await client.query('select id from challenges where game_id = $1 order by id', [gameId])
+  ).rows.map((r) => r.id as number)
+  const solved = await client.query(
+    'select participation_id, challenge_id from submissions where game_id = $1',
+    [gameId],
+  )
   const byTeam = new Map<number, Set<number>>()
   for (const r of solved.rows) {
     const set = byTeam.get(r.participation_id) ?? new Set<number>()
