@@ -4,7 +4,7 @@ export type Cell = string | number | null | undefined
 
 const xml = (s: string) =>
   s
-    // Characters XML 1.0 cannot carry at all.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters XML 1.0 cannot carry
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
     .replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
 
