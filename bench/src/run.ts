@@ -73,19 +73,27 @@ async function main() {
       `Seeded ${opts.teams} teams, ${opts.challenges} challenges, ${opts.solves} solves in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
     )
 
-    const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: url.toString(),
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        PENNANT_ADMIN_PASSWORD: 'Bench4dmin',
+    // --profile writes a V8 CPU profile of the server to ./bench-profile/ when it exits.
+    const profile = args.includes('--profile')
+      ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench-profile')}`]
+      : []
+    const server = spawn(
+      process.execPath,
+      [...profile, '--import', 'tsx', path.join(root, 'server/src/main.ts')],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          DATABASE_URL: url.toString(),
+          PORT: String(PORT),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'warn',
+          PENNANT_ADMIN_PASSWORD: 'Bench4dmin',
+        },
+        stdio: ['ignore', 'inherit', 'inherit'],
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    })
+    )
     children.push(server)
     await waitFor(`http://127.0.0.1:${PORT}/healthz`, server)
     const boardPath = `/api/game/${world.gameId}/scoreboard`
@@ -199,8 +207,8 @@ async function main() {
       `Server CPU per solve:    ${((cpuUsed / Math.max(1, accepted)) * 1000).toFixed(2)} ms (${cpuUsed.toFixed(1)} CPU-s for ${accepted} accepted; ${total} solves in total)`,
     )
   } finally {
-    for (const child of children) child.kill()
-    await sleep(500)
+    for (const child of children) child.kill('SIGINT')
+    await sleep(1500)
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
     await admin.end()
     await rm(dataDir, { recursive: true, force: true })

@@ -9,6 +9,7 @@ import { createBlobService } from './modules/assets/blobs.service.ts'
 import { createEditChallengeService } from './modules/edit/challenges.service.ts'
 import { createEditGameService } from './modules/edit/games.service.ts'
 import { createNoticeService } from './modules/edit/notices.service.ts'
+import { createPlayContext } from './modules/game/context.ts'
 import { createGameService } from './modules/game/games.service.ts'
 import { createJudge } from './modules/game/judge.service.ts'
 import { createMonitorService } from './modules/game/monitor.service.ts'
@@ -43,13 +44,18 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   const posts = createPostService({ db })
   const notices = createNoticeService({ db })
   const scoreboard = createScoreboardService({ db })
-  const changed = (gameId: number) => scoreboard.invalidate(gameId)
+  const playContext = createPlayContext({ db })
+  // Anything organisers or teams change in a game: rebuild its board, forget cached lookups.
+  const changed = (gameId: number) => {
+    scoreboard.invalidate(gameId)
+    playContext.forgetGame(gameId)
+  }
   const participations = createParticipationService({ db, onChanged: changed })
   const judge = createJudge({ db, scoreboard, notices, log })
-  const games = createGameService({ db, participations })
+  const games = createGameService({ db, participations, onChanged: changed })
   const monitor = createMonitorService({ db, scoreboard })
   const writeups = createWriteupService({ db, blobs })
-  const play = createPlayService({ db, enqueue: (id) => judge.enqueue(id) })
+  const play = createPlayService({ db, context: playContext, enqueue: (id) => judge.enqueue(id) })
   const editGames = createEditGameService({ db, blobs, onChanged: changed })
   const editChallenges = createEditChallengeService({ db, blobs, notices, onChanged: changed })
   return {
@@ -66,6 +72,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     editChallenges,
     participations,
     scoreboard,
+    playContext,
     judge,
     games,
     play,

@@ -33,7 +33,12 @@ export async function registeredUser(
 
 /** Gives a user a role directly (the admin API arrives with its own issue). */
 export async function setRole(app: App, userName: string, role: 0 | 1 | 2 | 3) {
-  await app.deps.db.update(users).set({ role }).where(eq(users.normalizedUserName, userName.toLowerCase()))
+  const [row] = await app.deps.db
+    .update(users)
+    .set({ role })
+    .where(eq(users.normalizedUserName, userName.toLowerCase()))
+    .returning()
+  app.deps.services.sessions.forgetUser(row!.id)
 }
 
 export const ADMIN_PASSWORD = 'Adm1nPassword'

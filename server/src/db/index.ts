@@ -30,7 +30,7 @@ export async function openDatabase(opts: {
     const pg = await import('pg')
     const { drizzle } = await import('drizzle-orm/node-postgres')
     const { migrate } = await import('drizzle-orm/node-postgres/migrator')
-    const pool = new pg.default.Pool({ connectionString: opts.url, max: 20 })
+    const pool = new pg.default.Pool({ connectionString: opts.url, max: 32 })
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (err) => opts.onIdleError?.(err))

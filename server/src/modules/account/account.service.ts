@@ -204,6 +204,7 @@ export function createAccountService(deps: {
       if (input.realName != null) patch.realName = input.realName
       if (input.stdNumber != null) patch.stdNumber = input.stdNumber
       if (Object.keys(patch).length) await updateUser(db, actor.id, patch)
+      if (patch.userName) sessions.forgetUser(actor.id)
     },
 
     async setAvatar(actor: SessionUser, bytes: Buffer): Promise<string> {

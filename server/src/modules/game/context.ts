@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/index.ts'
 import { participations, userParticipations } from '../../db/schema.ts'
 import { fail } from '../../http/errors.ts'
+import { createMemo } from '../../infra/cache/memo.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { type GameRow, requireGame } from './games.queries.ts'
 
@@ -55,3 +56,52 @@ export async function requirePlaying(
   if (!opts.allowEnded && isClosed(game, now)) throw fail('Game_Ended')
   return { game, participation }
 }
+
+/**
+ * The participation gate with its two lookups remembered for a moment: the hot paths (opening
+ * challenges, submitting flags) would otherwise read the same game and registration rows on
+ * every request. Whatever changes them calls `forgetGame`.
+ */
+export function createPlayContext(deps: { db: DbOrTx; cacheMs?: number }) {
+  const games = createMemo<number, GameRow>(deps.cacheMs ?? 2_000)
+  const registrations = createMemo<string, ParticipationRow | null>(deps.cacheMs ?? 2_000)
+
+  async function game(gameId: number) {
+    let row = games.get(gameId)
+    if (!row) {
+      row = await requireGame(deps.db, gameId)
+      games.set(gameId, row)
+    }
+    return row
+  }
+
+  async function registration(gameId: number, userId: string) {
+    const key = `${gameId}:${userId}`
+    let row = registrations.get(key)
+    if (row === undefined) {
+      row = (await findOwnParticipation(deps.db, gameId, userId)) ?? null
+      registrations.set(key, row)
+    }
+    return row
+  }
+
+  return {
+    async requirePlaying(actor: SessionUser, gameId: number, opts: { allowEnded?: boolean } = {}) {
+      const g = await game(gameId)
+      if (g.hidden && actor.role < 3) throw fail('Game_NotFound')
+      const participation = await registration(gameId, actor.id)
+      if (!participation) throw fail('Game_NotParticipated')
+      if (participation.status !== 1) throw fail('Game_ParticipationNotAccepted')
+      const now = Date.now()
+      if (now < g.startTimeUtc.getTime()) throw fail('Game_NotStarted')
+      if (!opts.allowEnded && isClosed(g, now)) throw fail('Game_Ended')
+      return { game: g, participation }
+    },
+
+    forgetGame(gameId: number) {
+      games.delete(gameId)
+      registrations.deleteWhere((key) => key.startsWith(`${gameId}:`))
+    },
+  }
+}
+export type PlayContext = ReturnType<typeof createPlayContext>

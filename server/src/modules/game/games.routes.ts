@@ -77,8 +77,7 @@ export const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { accepted } = await games.join(request.user!, request.params.id, request.body)
-      if (accepted) app.deps.services.scoreboard.invalidate(request.params.id)
+      await games.join(request.user!, request.params.id, request.body)
       return reply.send()
     },
   )

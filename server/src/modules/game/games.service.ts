@@ -30,7 +30,11 @@ function distance(g: GameRow, now: number) {
 }
 
 /** Players' side of games: browsing, joining and leaving (api-contract §2.6). */
-export function createGameService(deps: { db: Db; participations: ParticipationService }) {
+export function createGameService(deps: {
+  db: Db
+  participations: ParticipationService
+  onChanged?: (gameId: number) => void
+}) {
   const { db } = deps
   return {
     async list(page: { count: number; skip: number }) {
@@ -141,6 +145,7 @@ export function createGameService(deps: { db: Db; participations: ParticipationS
         }
         return false
       })
+      deps.onChanged?.(gameId)
       return { accepted }
     },
 
@@ -167,6 +172,7 @@ export function createGameService(deps: { db: Db; participations: ParticipationS
           )
         if (!left?.n) await tx.delete(participations).where(eq(participations.id, mine.id))
       })
+      deps.onChanged?.(gameId)
     },
   }
 }

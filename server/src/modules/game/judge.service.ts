@@ -51,33 +51,55 @@ export function createJudge(deps: {
   let closed = false
   const idle: (() => void)[] = []
 
+  /** Everything one judgement reads, in one query, with the submission and instance locked. */
+  async function load(tx: Parameters<Parameters<Db['transaction']>[0]>[0], id: number) {
+    const rows = await tx
+      .select({
+        sub: submissions,
+        game: { id: games.id, end: games.endTimeUtc },
+        c: {
+          id: challenges.id,
+          title: challenges.title,
+          type: challenges.type,
+          disableBloodBonus: challenges.disableBloodBonus,
+        },
+        instance: { isSolved: gameInstances.isSolved, flagId: gameInstances.flagId },
+        ownFlag: flags.flag,
+        teamName: teams.name,
+        userName: users.userName,
+      })
+      .from(submissions)
+      .innerJoin(games, eq(games.id, submissions.gameId))
+      .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
+      .innerJoin(teams, eq(teams.id, submissions.teamId))
+      .leftJoin(users, eq(users.id, submissions.userId))
+      .leftJoin(
+        gameInstances,
+        and(
+          eq(gameInstances.challengeId, submissions.challengeId),
+          eq(gameInstances.participationId, submissions.participationId),
+        ),
+      )
+      .leftJoin(flags, eq(flags.id, gameInstances.flagId))
+      .where(eq(submissions.id, id))
+      .for('update', { of: submissions })
+    return rows[0]
+  }
+
   async function judge(id: number): Promise<Verdict | null> {
     const outcome = await db.transaction(async (tx) => {
-      const [sub] = await tx.select().from(submissions).where(eq(submissions.id, id)).for('update')
-      if (!sub || sub.status !== 'FlagSubmitted') return null
-      const [game] = await tx.select().from(games).where(eq(games.id, sub.gameId))
-      const [c] = await tx.select().from(challenges).where(eq(challenges.id, sub.challengeId))
-      const [instance] = await tx
-        .select()
-        .from(gameInstances)
-        .where(
-          and(
-            eq(gameInstances.challengeId, sub.challengeId),
-            eq(gameInstances.participationId, sub.participationId),
-          ),
-        )
-        .for('update')
-      if (!game || !c || !instance) {
+      const row = await load(tx, id)
+      if (!row || row.sub.status !== 'FlagSubmitted') return null
+      const { sub, game, c, instance } = row
+      if (!instance) {
         await tx.update(submissions).set({ status: 'NotFound' }).where(eq(submissions.id, id))
-        return { sub, game, c, result: 'NotFound' as const, blood: null, acceptedCount: 0 }
+        return { row, result: 'NotFound' as const, blood: null, acceptedCount: 0 }
       }
 
       // 1. Static flags: any of the challenge's; dynamic ones: only the flag handed to this team.
       let correct = false
-      if (instance.flagId !== null) {
-        const [own] = await tx.select({ flag: flags.flag }).from(flags).where(eq(flags.id, instance.flagId))
-        correct = own?.flag === sub.answer
-      } else if (!isDynamicType(c.type)) {
+      if (instance.flagId !== null) correct = row.ownFlag === sub.answer
+      else if (!isDynamicType(c.type)) {
         const [match] = await tx
           .select({ id: flags.id })
           .from(flags)
@@ -86,38 +108,47 @@ export function createJudge(deps: {
         correct = Boolean(match)
       }
 
-      // 2. Counters, and the solve itself when it is the team's first before the end.
+      // 2. The team's first correct answer before the end is a solve; the atomic counter decides bloods.
       let blood: Verdict['blood'] = null
-      let acceptedCount = c.acceptedCount
-      const counts = correct && !instance.isSolved && sub.submitTimeUtc < game.endTimeUtc
-      if (counts) {
-        await tx
-          .update(gameInstances)
-          .set({ isSolved: true })
-          .where(
-            and(eq(gameInstances.challengeId, c.id), eq(gameInstances.participationId, sub.participationId)),
-          )
-        const [row] = await tx
+      let acceptedCount = 0
+      // Marking the instance solved only if it was not is the one race-free "first solve" test.
+      const solved =
+        correct && !instance.isSolved && sub.submitTimeUtc < game.end
+          ? await tx
+              .update(gameInstances)
+              .set({ isSolved: true })
+              .where(
+                and(
+                  eq(gameInstances.challengeId, c.id),
+                  eq(gameInstances.participationId, sub.participationId),
+                  eq(gameInstances.isSolved, false),
+                ),
+              )
+              .returning({ challengeId: gameInstances.challengeId })
+          : []
+      if (solved.length) {
+        const [counted] = await tx
           .update(challenges)
-          .set({
-            acceptedCount: sql`${challenges.acceptedCount} + 1`,
-            submissionCount: sql`${challenges.submissionCount} + 1`,
-          })
+          .set({ acceptedCount: sql`${challenges.acceptedCount} + 1` })
           .where(eq(challenges.id, c.id))
           .returning({ acceptedCount: challenges.acceptedCount })
-        acceptedCount = row!.acceptedCount
+        acceptedCount = counted!.acceptedCount
         blood = BLOODS[acceptedCount - 1] ?? 'Normal'
-      } else {
-        await tx
-          .update(challenges)
-          .set({ submissionCount: sql`${challenges.submissionCount} + 1` })
-          .where(eq(challenges.id, c.id))
       }
 
       // 3. A wrong answer that is another team's flag is cheating.
       let result: AnswerResult = correct ? 'Accepted' : 'WrongAnswer'
-      const [team] = await tx.select({ name: teams.name }).from(teams).where(eq(teams.id, sub.teamId))
       const now = new Date()
+      const events: (typeof gameEvents.$inferInsert)[] = [
+        {
+          gameId: game.id,
+          type: EVENT_FLAG_SUBMIT,
+          values: [correct ? 'Accepted' : 'WrongAnswer', sub.answer, c.title, String(c.id)],
+          publishTimeUtc: now,
+          userId: sub.userId,
+          teamId: sub.teamId,
+        },
+      ]
       if (!correct) {
         const [owner] = await tx
           .select({ participationId: gameInstances.participationId, teamName: teams.name })
@@ -141,10 +172,10 @@ export function createJudge(deps: {
             submitParticipationId: sub.participationId,
             sourceParticipationId: owner.participationId,
           })
-          await tx.insert(gameEvents).values({
+          events.push({
             gameId: game.id,
             type: EVENT_CHEAT,
-            values: [c.title, team?.name ?? '', owner.teamName],
+            values: [c.title, row.teamName, owner.teamName],
             publishTimeUtc: now,
             userId: sub.userId,
             teamId: sub.teamId,
@@ -152,36 +183,27 @@ export function createJudge(deps: {
         }
       }
       await tx.update(submissions).set({ status: result }).where(eq(submissions.id, id))
-      await tx.insert(gameEvents).values({
-        gameId: game.id,
-        type: EVENT_FLAG_SUBMIT,
-        values: [correct ? 'Accepted' : 'WrongAnswer', sub.answer, c.title, String(c.id)],
-        publishTimeUtc: now,
-        userId: sub.userId,
-        teamId: sub.teamId,
-      })
-      return { sub, game, c, result, blood, acceptedCount, teamName: team?.name ?? '' }
+      await tx.insert(gameEvents).values(events)
+      return { row, result, blood, acceptedCount }
     })
     if (!outcome) return null
 
-    const { sub, game, c, result, blood } = outcome
-    if (blood && game && c) {
-      const [user] = sub.userId
-        ? await db.select({ name: users.userName }).from(users).where(eq(users.id, sub.userId))
-        : []
+    const { row, result, blood } = outcome
+    const { sub, game, c } = row
+    if (blood) {
       deps.scoreboard.addSolve(
         game.id,
         {
           challengeId: c.id,
           participationId: sub.participationId,
-          userName: user?.name ?? null,
+          userName: row.userName,
           time: sub.submitTimeUtc.getTime(),
         },
         outcome.acceptedCount,
       )
       // Blood notices while the game runs, and not for challenges whose bloods are off.
-      if (blood !== 'Normal' && !c.disableBloodBonus && game.endTimeUtc.getTime() > Date.now()) {
-        await deps.notices.post(game.id, blood, ['teamName' in outcome ? outcome.teamName : '', c.title])
+      if (blood !== 'Normal' && !c.disableBloodBonus && game.end.getTime() > Date.now()) {
+        await deps.notices.post(game.id, blood, [row.teamName, c.title])
       }
     }
     const verdict = { submissionId: id, gameId: sub.gameId, result, blood }
@@ -208,7 +230,7 @@ export function createJudge(deps: {
     if (active === 0) for (const resolve of idle.splice(0)) resolve()
   }
 
-  const workers = deps.workers ?? 2
+  const workers = deps.workers ?? 8
   return {
     enqueue(id: number) {
       if (closed) return

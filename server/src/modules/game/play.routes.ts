@@ -5,7 +5,7 @@ import { NO_TIME } from '../../engine/scoreboard.ts'
 import { notModified } from '../../http/conditional.ts'
 import { sendScalar } from '../../http/reply.ts'
 import { errors } from '../../http/schema.ts'
-import { requirePlaying, requireVisibleGame } from './context.ts'
+import { requireVisibleGame } from './context.ts'
 import {
   AnswerResult,
   ChallengeDetailModel,
@@ -19,7 +19,7 @@ const tags = ['Game']
 
 /** Game — the team's view, challenges, flags and the scoreboard (api-contract §2.6). */
 export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { play, scoreboard } = app.deps.services
+  const { play, scoreboard, playContext } = app.deps.services
   const { db } = app.deps
 
   app.get(
@@ -53,7 +53,7 @@ export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { game, participation } = await requirePlaying(db, request.user!, request.params.id)
+      const { game, participation } = await playContext.requirePlaying(request.user!, request.params.id)
       const entry = await scoreboard.get(game.id)
       if (
         notModified(request, reply, `${entry.etag}-${participation.id}`, entry.updatedAt, { private: true })

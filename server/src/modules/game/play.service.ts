@@ -8,7 +8,7 @@ import { fail } from '../../http/errors.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { presentAttachment } from '../edit/attachments.ts'
 import { currentScore } from '../edit/challenges.service.ts'
-import { type ParticipationRow, requirePlaying } from './context.ts'
+import type { ParticipationRow, PlayContext } from './context.ts'
 import type { ChallengeRow, GameRow } from './games.queries.ts'
 
 export type InstanceRow = typeof gameInstances.$inferSelect
@@ -57,7 +57,11 @@ async function dispatch(
 }
 
 /** What a team sees and does inside a challenge: details, flag submission, judging status. */
-export function createPlayService(deps: { db: Db; enqueue: (submissionId: number) => void }) {
+export function createPlayService(deps: {
+  db: Db
+  context: PlayContext
+  enqueue: (submissionId: number) => void
+}) {
   const { db } = deps
 
   async function requireInstance(
@@ -79,7 +83,7 @@ export function createPlayService(deps: { db: Db; enqueue: (submissionId: number
 
   return {
     async challenge(actor: SessionUser, gameId: number, challengeId: number) {
-      const { game, participation } = await requirePlaying(db, actor, gameId)
+      const { game, participation } = await deps.context.requirePlaying(actor, gameId)
       const [c] = await db
         .select()
         .from(challenges)
@@ -124,41 +128,39 @@ export function createPlayService(deps: { db: Db; enqueue: (submissionId: number
       if (!answer) throw fail('Model_FlagRequired')
       if ([...answer].length > 127) throw fail('Model_FlagTooLong')
       const submitTime = new Date()
-      const { participation } = await requirePlaying(db, actor, gameId)
+      const { participation } = await deps.context.requirePlaying(actor, gameId)
       const [c] = await db
         .select({ id: challenges.id, limit: challenges.submissionLimit })
         .from(challenges)
         .where(and(eq(challenges.id, challengeId), eq(challenges.gameId, gameId)))
       if (!c) throw fail('Game_ChallengeNotFound')
-      const id = await db.transaction(async (tx) => {
-        // Counting the attempt and recording it is one step, so limits hold under bursts.
-        const [instance] = await tx
-          .update(gameInstances)
-          .set({ submissionCount: sql`${gameInstances.submissionCount} + 1` })
+      // Counting the attempt and recording it is one statement: no transaction round trips, and
+      // the limit holds under bursts because the counter row is updated atomically.
+      const result = await db.execute<{ id: number }>(sql`
+        with attempt as (
+          update ${gameInstances} set submission_count = submission_count + 1
+          where challenge_id = ${challengeId} and participation_id = ${participation.id}
+            and (${c.limit} = 0 or submission_count < ${c.limit})
+          returning challenge_id
+        )
+        insert into ${submissions} (answer, status, submit_time_utc, user_id, team_id, participation_id, game_id, challenge_id)
+        select ${answer}, 'FlagSubmitted', ${submitTime.toISOString()}::timestamptz, ${actor.id}, ${participation.teamId},
+               ${participation.id}, ${gameId}, challenge_id from attempt
+        returning id`)
+      const rows = (result as unknown as { rows: { id: number }[] }).rows
+      const id = rows[0]?.id
+      if (id === undefined) {
+        const [instance] = await db
+          .select({ count: gameInstances.submissionCount })
+          .from(gameInstances)
           .where(
             and(
               eq(gameInstances.challengeId, challengeId),
               eq(gameInstances.participationId, participation.id),
             ),
           )
-          .returning({ count: gameInstances.submissionCount })
-        if (!instance) throw fail('Game_ChallengeNotFound')
-        if (c.limit > 0 && instance.count > c.limit) throw fail('Challenge_SubmissionLimitExceeded')
-        const [row] = await tx
-          .insert(submissions)
-          .values({
-            answer,
-            status: 'FlagSubmitted',
-            submitTimeUtc: submitTime,
-            userId: actor.id,
-            teamId: participation.teamId,
-            participationId: participation.id,
-            gameId,
-            challengeId,
-          })
-          .returning({ id: submissions.id })
-        return row!.id
-      })
+        throw fail(instance ? 'Challenge_SubmissionLimitExceeded' : 'Game_ChallengeNotFound')
+      }
       deps.enqueue(id)
       return id
     },

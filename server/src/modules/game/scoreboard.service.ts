@@ -104,11 +104,16 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
     }
   }
 
+  /** How long the last rebuild took: the coalescing window grows with it (see `schedule`). */
+  let lastRenderMs = 0
+
   function render(gameId: number, input: BoardInput): BoardEntry {
+    const started = performance.now()
     const now = Date.now()
     const board = buildScoreboard({ ...input, now })
     const bytes = Buffer.from(JSON.stringify(board))
     const etag = `${gameId}-${createHash('sha1').update(bytes).digest('base64url').slice(0, 12)}`
+    lastRenderMs = performance.now() - started
     return { board, bytes, etag, updatedAt: new Date(now) }
   }
 
@@ -121,6 +126,8 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
 
   function schedule(gameId: number, state: GameState) {
     if (state.timer) return
+    // Rebuilds get at most about a third of the event loop, and a solve shows within a second.
+    const wait = Math.min(800, Math.max(delayMs, lastRenderMs * 2))
     state.timer = setTimeout(() => {
       state.timer = null
       const rebuild = state.stale
@@ -128,7 +135,7 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
         : Promise.resolve(Object.assign(state, { entry: render(gameId, state.input) }))
       state.stale = false
       rebuild.catch(() => games.delete(gameId))
-    }, delayMs)
+    }, wait)
     state.timer.unref()
   }
 
