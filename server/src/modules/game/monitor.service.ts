@@ -12,6 +12,7 @@ import {
   users,
 } from '../../db/schema.ts'
 import { ParticipationStatusValues } from '../../engine/participation.ts'
+import type { Scoreboard } from '../../engine/scoreboard.ts'
 import { nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
 import { workbook } from '../assets/xlsx.ts'
@@ -135,7 +136,7 @@ export function createMonitorService(deps: { db: Db; scoreboard: ScoreboardServi
     /** The scoreboard with contact details, one column per challenge (organisers' export). */
     async scoreboardSheet(gameId: number) {
       const game = await requireStarted(gameId)
-      const { board } = await deps.scoreboard.get(gameId)
+      const board = JSON.parse((await deps.scoreboard.get(gameId)).bytes.toString()) as Scoreboard
       const teamIds = board.items.map((i) => i.id)
       const people = teamIds.length
         ? await db

@@ -59,7 +59,7 @@ export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
         notModified(request, reply, `${entry.etag}-${participation.id}`, entry.updatedAt, { private: true })
       )
         return reply
-      const rank = entry.board.items.find((i) => i.id === participation.teamId) ?? {
+      const rank = entry.live.teamItem(participation.teamId) ?? {
         id: participation.teamId,
         name: '',
         bio: '',
@@ -74,8 +74,8 @@ export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       return {
         // The engine names categories as plain strings; they are the enum's names.
-        challenges: entry.board.challenges as Static<typeof GameDetailModel>['challenges'],
-        challengeCount: entry.board.challengeCount,
+        challenges: entry.live.challengeGroups() as Static<typeof GameDetailModel>['challenges'],
+        challengeCount: entry.live.challengeCount,
         rank: rank as Static<typeof GameDetailModel>['rank'],
         teamToken: participation.token,
         writeupRequired: game.writeupRequired,

@@ -1,19 +1,16 @@
-import { createHash } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { and, eq, lt } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { challenges, participations, submissions, teams, users } from '../../db/schema.ts'
-import {
-  type BoardInput,
-  type BoardSolve,
-  buildScoreboard,
-  type Scoreboard,
-} from '../../engine/scoreboard.ts'
+import { LiveBoard } from '../../engine/live-board.ts'
+import type { BoardInput, BoardSolve } from '../../engine/scoreboard.ts'
 import { ChallengeCategoryValues, nameOf } from '../../http/enums.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
 import { requireGame } from './games.queries.ts'
 
 export interface BoardEntry {
-  board: Scoreboard
+  /** The board kept up to date solve by solve (one team's line, the challenge list). */
+  live: LiveBoard
   /** The board serialised once; every read sends these bytes. */
   bytes: Buffer
   etag: string
@@ -21,7 +18,7 @@ export interface BoardEntry {
 }
 
 interface GameState {
-  input: BoardInput
+  live: LiveBoard
   entry: BoardEntry
   /** A rebuild is scheduled (bursts of solves coalesce into it). */
   timer: NodeJS.Timeout | null
@@ -104,22 +101,26 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
     }
   }
 
+  /** Tags stay unique across restarts and replicas: a random epoch plus a counter. */
+  const epoch = randomBytes(4).toString('hex')
+  let version = 0
   /** How long the last rebuild took: the coalescing window grows with it (see `schedule`). */
   let lastRenderMs = 0
 
-  function render(gameId: number, input: BoardInput): BoardEntry {
+  function render(gameId: number, live: LiveBoard): BoardEntry {
     const started = performance.now()
     const now = Date.now()
-    const board = buildScoreboard({ ...input, now })
-    const bytes = Buffer.from(JSON.stringify(board))
-    const etag = `${gameId}-${createHash('sha1').update(bytes).digest('base64url').slice(0, 12)}`
+    const bytes = Buffer.from(live.toJson(now))
+    // A version, not a hash of megabytes: unique per render of this process.
+    const etag = `${gameId}-${epoch}-${++version}`
     lastRenderMs = performance.now() - started
-    return { board, bytes, etag, updatedAt: new Date(now) }
+    return { live, bytes, etag, updatedAt: new Date(now) }
   }
 
   async function load(gameId: number): Promise<GameState> {
     const { startsAt, ...input } = await loadInput(gameId)
-    const state: GameState = { input, entry: render(gameId, input), timer: null, stale: false, startsAt }
+    const live = LiveBoard.from(input)
+    const state: GameState = { live, entry: render(gameId, live), timer: null, stale: false, startsAt }
     games.set(gameId, state)
     return state
   }
@@ -132,7 +133,7 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
       state.timer = null
       const rebuild = state.stale
         ? load(gameId)
-        : Promise.resolve(Object.assign(state, { entry: render(gameId, state.input) }))
+        : Promise.resolve(Object.assign(state, { entry: render(gameId, state.live) }))
       state.stale = false
       rebuild.catch(() => games.delete(gameId))
     }, wait)
@@ -156,9 +157,7 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
     addSolve(gameId: number, solve: BoardSolve, acceptedCount: number) {
       const state = games.get(gameId)
       if (!state) return
-      state.input.solves.push(solve)
-      const c = state.input.challenges.find((x) => x.id === solve.challengeId)
-      if (c) c.acceptedCount = Math.max(c.acceptedCount, acceptedCount)
+      state.live.addSolve(solve, acceptedCount)
       schedule(gameId, state)
     },
 

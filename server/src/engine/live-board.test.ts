@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_BLOOD_BONUS } from './blood-bonus.ts'
+import { LiveBoard } from './live-board.ts'
+import { type BoardInput, type BoardSolve, buildScoreboard } from './scoreboard.ts'
+
+/** A small deterministic random generator, so a failing case can be replayed. */
+function rng(seed: number) {
+  let s = seed >>> 0
+  return (n: number) => {
+    s = (s * 1664525 + 1013904223) >>> 0
+    return s % n
+  }
+}
+
+function randomGame(seed: number): BoardInput {
+  const r = rng(seed)
+  const teams = Array.from({ length: 3 + r(25) }, (_, i) => ({
+    id: 100 + i,
+    participationId: 1000 + i,
+    name: `team ${i}`,
+    bio: r(2) ? null : 'bio',
+    avatar: null,
+    division: [null, 'Open', 'Student'][r(3)]!,
+  }))
+  const challenges = Array.from({ length: 1 + r(8) }, (_, i) => ({
+    id: 10 + i,
+    title: `c${r(5)}-${i}`,
+    category: ['Misc', 'Web', 'Pwn'][i % 3]!,
+    categoryOrder: [0, 3, 2][i % 3]!,
+    originalScore: 100 * (1 + r(10)),
+    minScoreRate: r(5) / 10,
+    difficulty: r(8),
+    acceptedCount: 0,
+    disableBloodBonus: r(5) === 0,
+  }))
+  const endTime = 1_000_000
+  const used = new Set<number>()
+  const time = () => {
+    let t: number
+    do t = r(1_100_000)
+    while (used.has(t))
+    used.add(t)
+    return t
+  }
+  const solves: BoardSolve[] = []
+  for (let i = 0; i < r(120); i++) {
+    const team = r(8) === 0 ? { participationId: 9999 } : teams[r(teams.length)]!
+    solves.push({
+      challengeId: challenges[r(challenges.length)]!.id,
+      participationId: team.participationId,
+      userName: `u${r(9)}`,
+      time: time(),
+    })
+  }
+  // Stored solve counts, as the database keeps them (may include teams no longer on the board).
+  for (const c of challenges) {
+    const solvers = new Set(
+      solves.filter((s) => s.challengeId === c.id && s.time < endTime).map((s) => s.participationId),
+    )
+    c.acceptedCount = solvers.size + r(3)
+  }
+  return {
+    bloodBonus: [DEFAULT_BLOOD_BONUS, 0, 1023][r(3)]! % 2 ** 30,
+    endTime,
+    teams,
+    challenges,
+    solves,
+    now: 123,
+  }
+}
+
+describe(LiveBoard, () => {
+  it.each(Array.from({ length: 60 }, (_, i) => i + 1))(
+    'gives the reference board for random game %i, solves arriving in any order',
+    (seed) => {
+      const input = randomGame(seed)
+      const expected = buildScoreboard(input)
+      expect(JSON.parse(LiveBoard.from(input).toJson(123))).toEqual(expected)
+
+      const r = rng(seed * 7)
+      const shuffled = [...input.solves].sort(() => r(3) - 1)
+      const live = new LiveBoard(input)
+      for (const s of shuffled) live.addSolve(s)
+      expect(JSON.parse(live.toJson(123))).toEqual(expected)
+      expect(live.challengeGroups()).toEqual(expected.challenges)
+      for (const item of expected.items) expect(live.teamItem(item.id)).toEqual(item)
+    },
+  )
+
+  it('raises a challenge’s solve count as solves are judged', () => {
+    const input = randomGame(5)
+    const c = input.challenges[0]!
+    const team = input.teams[0]!
+    const live = new LiveBoard({
+      ...input,
+      challenges: input.challenges.map((x) => ({ ...x, acceptedCount: 0 })),
+    })
+    live.addSolve({ challengeId: c.id, participationId: team.participationId, userName: 'x', time: 5 }, 4)
+    expect(live.challengeGroups()[c.category]!.find((x) => x.id === c.id)!.solved).toBe(4)
+  })
+})
