@@ -237,7 +237,10 @@ export class LiveBoard {
       return {
         id: t.team.id,
         name: t.team.name,
-        items: t.solves.map((s) => ({ time: s.time, score: (total += s.points) })),
+        items: t.solves.map((s) => {
+          total += s.points
+          return { time: s.time, score: total }
+        }),
       }
     }
     const lines: Record<string, TopTimeLine[]> = { all: ranked.slice(0, TOP).map(timeline) }
