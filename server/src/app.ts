@@ -24,6 +24,7 @@ import { playRoutes } from './modules/game/play.routes.ts'
 import { writeupRoutes } from './modules/game/writeups.routes.ts'
 import { infoRoutes } from './modules/info/info.routes.ts'
 import { postsRoutes } from './modules/posts/posts.routes.ts'
+import { teamRoutes } from './modules/team/team.routes.ts'
 import { createServices } from './services.ts'
 
 export interface AppDeps {
@@ -69,6 +70,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(authPlugin)
 
   await app.register(accountRoutes, { prefix: '/api/account' })
+  await app.register(teamRoutes, { prefix: '/api/team' })
   await app.register(adminConfigRoutes, { prefix: '/api/admin' })
   await app.register(editGameRoutes, { prefix: '/api/edit' })
   await app.register(editChallengeRoutes, { prefix: '/api/edit' })

@@ -21,6 +21,7 @@ import { createCaptchaService } from './modules/info/captcha.service.ts'
 import { createAuditService } from './modules/logs/audit.service.ts'
 import { createPostService } from './modules/posts/posts.service.ts'
 import { createSettingsService } from './modules/settings/settings.service.ts'
+import { createTeamService } from './modules/team/team.service.ts'
 
 /** Builds every service with exactly the dependencies it names. */
 export function createServices(deps: { config: Config; db: Db; infra: Infra; log: FastifyBaseLogger }) {
@@ -53,6 +54,14 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   const participations = createParticipationService({ db, onChanged: changed })
   const judge = createJudge({ db, scoreboard, notices, log })
   const games = createGameService({ db, participations, onChanged: changed })
+  const teams = createTeamService({
+    db,
+    blobs,
+    onMembershipChanged: () => {
+      playContext.forgetAll()
+      scoreboard.invalidateAll()
+    },
+  })
   const monitor = createMonitorService({ db, scoreboard })
   const writeups = createWriteupService({ db, blobs })
   const play = createPlayService({ db, context: playContext, enqueue: (id) => judge.enqueue(id) })
@@ -78,6 +87,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     play,
     monitor,
     writeups,
+    teams,
   }
 }
 export type Services = ReturnType<typeof createServices>

@@ -98,6 +98,11 @@ export function createPlayContext(deps: { db: DbOrTx; cacheMs?: number }) {
       return { game: g, participation }
     },
 
+    forgetAll() {
+      games.clear()
+      registrations.clear()
+    },
+
     forgetGame(gameId: number) {
       games.delete(gameId)
       registrations.deleteWhere((key) => key.startsWith(`${gameId}:`))

@@ -169,6 +169,14 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
       schedule(gameId, state)
     },
 
+    /** Every cached board reloads at its next rebuild (e.g. after a team was deleted). */
+    invalidateAll() {
+      for (const [gameId, state] of games) {
+        state.stale = true
+        schedule(gameId, state)
+      }
+    },
+
     forget(gameId: number) {
       const state = games.get(gameId)
       if (state?.timer) clearTimeout(state.timer)
