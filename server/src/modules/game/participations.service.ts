@@ -17,6 +17,7 @@ import {
 import { nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
+import { teamHead } from '../team/team.presenters.ts'
 import { type GameRow, requireGame } from './games.queries.ts'
 
 const ROLES = ['Banned', 'User', 'Monitor', 'Admin'] as const
@@ -61,11 +62,7 @@ export function createParticipationService(deps: { db: Db; onChanged?: (gameId: 
       return rows.map(({ p, team }) => ({
         id: p.id,
         team: {
-          id: team.id,
-          name: team.name,
-          bio: team.bio,
-          avatar: avatarUrl(team.avatarHash),
-          locked: team.locked,
+          ...teamHead(team),
           captainId: team.captainId,
           members: members
             .filter((m) => m.teamId === team.id)

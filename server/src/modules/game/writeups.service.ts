@@ -6,6 +6,7 @@ import type { SessionUser } from '../account/sessions.service.ts'
 import type { BlobService } from '../assets/blobs.service.ts'
 import { type TarEntry, tarGz } from '../assets/tar.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
+import { teamHead } from '../team/team.presenters.ts'
 import { requirePlaying } from './context.ts'
 import { requireGame } from './games.queries.ts'
 
@@ -74,11 +75,7 @@ export function createWriteupService(deps: { db: Db; blobs: BlobService }) {
       return rows.map(({ p, team, name, size }) => ({
         id: p.id,
         team: {
-          id: team.id,
-          name: team.name,
-          bio: team.bio,
-          avatar: avatarUrl(team.avatarHash),
-          locked: team.locked,
+          ...teamHead(team),
           members: null,
         },
         url: `/assets/${p.writeupHash}/${encodeURIComponent(name)}`,

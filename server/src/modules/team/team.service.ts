@@ -9,6 +9,7 @@ import type { SessionUser } from '../account/sessions.service.ts'
 import type { BlobService } from '../assets/blobs.service.ts'
 import { prepareImage } from '../assets/images.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
+import { teamHead } from './team.presenters.ts'
 
 type TeamRow = typeof teams.$inferSelect
 const MAX_CAPTAINCIES = 3
@@ -31,11 +32,7 @@ export function createTeamService(deps: {
       .where(eq(teamMembers.teamId, team.id))
       .orderBy(asc(users.userName))
     return {
-      id: team.id,
-      name: team.name,
-      bio: team.bio,
-      avatar: avatarUrl(team.avatarHash),
-      locked: team.locked,
+      ...teamHead(team),
       members: members
         .map((m) => ({
           id: m.id,
