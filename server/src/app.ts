@@ -23,6 +23,7 @@ import { monitorRoutes } from './modules/game/monitor.routes.ts'
 import { playRoutes } from './modules/game/play.routes.ts'
 import { writeupRoutes } from './modules/game/writeups.routes.ts'
 import { infoRoutes } from './modules/info/info.routes.ts'
+import { editPostRoutes } from './modules/posts/posts.edit.routes.ts'
 import { postsRoutes } from './modules/posts/posts.routes.ts'
 import { teamRoutes } from './modules/team/team.routes.ts'
 import { createServices } from './services.ts'
@@ -75,6 +76,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(editGameRoutes, { prefix: '/api/edit' })
   await app.register(editChallengeRoutes, { prefix: '/api/edit' })
   await app.register(editNoticeRoutes, { prefix: '/api/edit' })
+  await app.register(editPostRoutes, { prefix: '/api/edit' })
   await app.register(participationRoutes, { prefix: '/api' })
   await app.register(gameRoutes, { prefix: '/api' })
   await app.register(playRoutes, { prefix: '/api' })

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Nullable } from '../../http/schema.ts'
+import { Nullable, RequiredString } from '../../http/schema.ts'
 
 const postFields = {
   /** Eight lowercase hex characters. */
@@ -15,3 +15,11 @@ const postFields = {
 }
 export const PostInfoModel = Type.Object(postFields)
 export const PostDetailModel = Type.Object({ ...postFields, content: Type.String() })
+
+export const PostEditModel = Type.Object({
+  title: RequiredString({ maxLength: 50 }),
+  summary: Type.Optional(Type.String({ maxLength: 4096 })),
+  content: Type.Optional(Type.String({ maxLength: 65536 })),
+  tags: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 32 }), { maxItems: 16 }))),
+  isPinned: Type.Optional(Type.Boolean()),
+})

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { desc, eq } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { posts, users } from '../../db/schema.ts'
@@ -14,6 +15,22 @@ const columns = {
   authorName: users.userName,
   authorAvatarHash: users.avatarHash,
 }
+
+export interface PostInput {
+  title: string
+  summary?: string
+  content?: string
+  tags?: string[] | null
+  isPinned?: boolean
+}
+
+const clean = (input: PostInput) => ({
+  title: input.title.trim(),
+  summary: input.summary ?? '',
+  content: input.content ?? '',
+  tags: [...new Set((input.tags ?? []).map((t) => t.trim()).filter(Boolean))],
+  isPinned: input.isPinned ?? false,
+})
 
 export const avatarUrl = (hash: string | null | undefined) => (hash ? `/assets/${hash}/avatar` : null)
 
@@ -59,6 +76,46 @@ export function createPostService(deps: { db: Db }) {
         .where(eq(posts.id, id.toLowerCase()))
       if (!row) throw fail('Post_NotFound')
       return present(row)
+    },
+
+    /** Creates a post by `authorId`; returns its id (8 hex characters). */
+    async create(authorId: string, input: PostInput): Promise<string> {
+      for (;;) {
+        const id = randomBytes(4).toString('hex')
+        const [row] = await db
+          .insert(posts)
+          .values({ id, ...clean(input), authorId, updateTimeUtc: new Date() })
+          .onConflictDoNothing()
+          .returning({ id: posts.id })
+        if (row) return row.id
+      }
+    },
+
+    /**
+     * Replaces a post's text and tags, or only flips its pin when that is what changed. Unlike
+     * upstream, a pin change keeps whatever else was sent too (decisions.md item 7).
+     */
+    async update(authorId: string, id: string, input: PostInput) {
+      const [current] = await db.select().from(posts).where(eq(posts.id, id.toLowerCase()))
+      if (!current) throw fail('Post_NotFound')
+      const next = clean(input)
+      // Pinning alone does not count as an edit: the post keeps its time and author.
+      const pinOnly =
+        next.isPinned !== current.isPinned &&
+        next.title === current.title &&
+        next.summary === current.summary &&
+        next.content === current.content &&
+        JSON.stringify(next.tags) === JSON.stringify(current.tags)
+      await db
+        .update(posts)
+        .set(pinOnly ? { isPinned: next.isPinned } : { ...next, authorId, updateTimeUtc: new Date() })
+        .where(eq(posts.id, current.id))
+      return this.get(current.id)
+    },
+
+    async remove(id: string): Promise<void> {
+      const rows = await db.delete(posts).where(eq(posts.id, id.toLowerCase())).returning({ id: posts.id })
+      if (!rows.length) throw fail('Post_NotFound')
     },
 
     async ensureWelcome(): Promise<void> {

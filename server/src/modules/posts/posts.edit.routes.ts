@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { sendScalar } from '../../http/reply.ts'
+import { Empty, errors } from '../../http/schema.ts'
+import { PostDetailModel, PostEditModel } from './posts.schemas.ts'
+
+const admin = { auth: 'admin' } as const
+const tags = ['Edit']
+const PostId = Type.Object({ id: Type.String({ pattern: '^[0-9a-fA-F]{8}$' }) })
+
+/** Edit — posts (api-contract §2.5 "Posts"). */
+export const editPostRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { posts } = app.deps.services
+
+  app.post(
+    '/posts',
+    {
+      config: admin,
+      schema: {
+        summary: 'Publish a post; returns its id',
+        tags,
+        body: PostEditModel,
+        response: { 200: Type.String(), ...errors(401, 403) },
+      },
+    },
+    async (request, reply) => sendScalar(reply, await posts.create(request.user!.id, request.body)),
+  )
+
+  app.put(
+    '/posts/:id',
+    {
+      config: admin,
+      schema: {
+        summary: 'Change a post',
+        tags,
+        params: PostId,
+        body: PostEditModel,
+        response: { 200: PostDetailModel, ...errors(401, 403, 404) },
+      },
+    },
+    async (request) => posts.update(request.user!.id, request.params.id, request.body),
+  )
+
+  app.delete(
+    '/posts/:id',
+    {
+      config: admin,
+      schema: {
+        summary: 'Delete a post',
+        tags,
+        params: PostId,
+        response: { 200: Empty, ...errors(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await posts.remove(request.params.id)
+      return reply.send()
+    },
+  )
+}
