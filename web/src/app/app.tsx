@@ -1,0 +1,59 @@
+import { MantineProvider } from '@mantine/core'
+import { type ReactNode, useMemo } from 'react'
+import { BrowserRouter } from 'react-router'
+import { SWRConfig } from 'swr'
+import { cacheProvider } from '@/api/cache'
+import { fetchUrl } from '@/api/hooks'
+import { ConfirmHost } from '@/components/confirm'
+import { useConfig } from '@/features/info/api'
+import { resolvePrimary } from '@/theme/colors'
+import { buildTheme } from '@/theme/theme'
+import { useStoredThemeColor } from '@/theme/use-theme-color'
+import { ErrorBoundary } from './error-screen'
+import { LazyToasts } from './lazy-toasts'
+import { AppRoutes } from './router'
+
+/** Data fetching constants of the seed (section 9). */
+const slow = (() => {
+  const type = (navigator as { connection?: { effectiveType?: string } }).connection?.effectiveType
+  return type === 'slow-2g' || type === '2g' || type === '3g'
+})()
+
+const swrOptions = {
+  provider: cacheProvider,
+  fetcher: fetchUrl,
+  refreshInterval: 10_000,
+  dedupingInterval: 2_000,
+  focusThrottleInterval: 5_000,
+  errorRetryInterval: slow ? 10_000 : 5_000,
+  loadingTimeout: slow ? 5_000 : 3_000,
+}
+
+/** Mantine with the primary colour from the user's choice or the platform's config. */
+function ThemedMantine({ children }: { children: ReactNode }) {
+  const { config } = useConfig()
+  const [stored] = useStoredThemeColor()
+  const primary = resolvePrimary(stored, config?.customTheme)
+  const theme = useMemo(() => buildTheme(primary), [primary])
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="dark">
+      {children}
+    </MantineProvider>
+  )
+}
+
+export function App() {
+  return (
+    <SWRConfig value={swrOptions}>
+      <ThemedMantine>
+        <ErrorBoundary>
+          <LazyToasts />
+          <ConfirmHost />
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
+        </ErrorBoundary>
+      </ThemedMantine>
+    </SWRConfig>
+  )
+}

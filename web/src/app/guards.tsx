@@ -1,0 +1,25 @@
+import { Center, Loader } from '@mantine/core'
+import type { ReactNode } from 'react'
+import { Navigate, useLocation } from 'react-router'
+import type { Role } from '@/api/types'
+import { hasRole, useUser } from '@/features/account/api'
+import NotFound from '@/pages/not-found'
+import { loginHref } from './paths'
+
+/**
+ * Shows `children` only to a signed-in user of at least role `min`: anonymous visitors go to the
+ * login page (and come back after), a lower role sees "not found", as the seed's client does.
+ */
+export function RequireRole({ min = 'User', children }: { min?: Role; children: ReactNode }) {
+  const { user, isLoading } = useUser()
+  const location = useLocation()
+  if (isLoading)
+    return (
+      <Center mih="40vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    )
+  if (!user) return <Navigate to={loginHref(location.pathname + location.search)} replace />
+  if (!hasRole(user.role, min)) return <NotFound />
+  return children
+}

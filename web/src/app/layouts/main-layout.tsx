@@ -1,0 +1,141 @@
+import { AppShell, Burger, Group, ScrollArea, Stack } from '@mantine/core'
+import { useDisclosure } from '@mantine/hooks'
+import {
+  type Icon,
+  IconFlag,
+  IconHome,
+  IconInfoCircle,
+  IconNews,
+  IconSettings,
+  IconUsersGroup,
+} from '@tabler/icons-react'
+import { Suspense, useEffect } from 'react'
+import { NavLink, Outlet, useLocation } from 'react-router'
+import { paths } from '@/app/paths'
+import { PageLoader } from '@/app/router'
+import { ColorSchemeToggle } from '@/components/color-scheme-toggle'
+import { LanguageMenu } from '@/components/language/language-menu'
+import { ThemeColorControl } from '@/components/theme-color-control'
+import { hasRole, useUser } from '@/features/account/api'
+import { useTranslation } from '@/i18n'
+import { Brand } from './brand'
+import classes from './main-layout.module.css'
+// Styles of the components this frame adds over the account pages' set (theme/styles.ts).
+import '@mantine/core/styles/AppShell.css'
+import '@mantine/core/styles/Burger.css'
+import '@mantine/core/styles/ScrollArea.css'
+import '@mantine/core/styles/Popover.css'
+import '@mantine/core/styles/Menu.css'
+import '@mantine/core/styles/Avatar.css'
+import '@mantine/core/styles/Divider.css'
+import { UserMenu } from './user-menu'
+
+interface Item {
+  to: string
+  label: string
+  icon: Icon
+  end?: boolean
+}
+
+function NavItems({ items, drawer }: { items: Item[]; drawer?: boolean }) {
+  return (
+    <Stack
+      gap={4}
+      className={drawer ? classes.drawer : classes.rail}
+      component="ul"
+      p={0}
+      m={0}
+      style={{ listStyle: 'none' }}
+    >
+      {items.map(({ to, label, icon: ItemIcon, end }) => (
+        <li key={to} style={{ width: drawer ? '100%' : undefined }}>
+          <NavLink to={to} end={end} className={classes.item}>
+            <ItemIcon size={22} stroke={1.6} aria-hidden />
+            <span>{label}</span>
+          </NavLink>
+        </li>
+      ))}
+    </Stack>
+  )
+}
+
+/**
+ * The frame of every signed-in or public page: a labelled navigation rail on the left on
+ * tablets and desktops, a top bar with a menu on phones (below 48em). Its own chunk: the
+ * account pages do without its menus and tooltips.
+ */
+export default function MainLayout() {
+  const { t } = useTranslation()
+  const { user } = useUser()
+  const [opened, { toggle, close }] = useDisclosure(false)
+  const { pathname } = useLocation()
+
+  // Following a link in the phone menu closes it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path change is the trigger
+  useEffect(() => close(), [pathname, close])
+
+  const items: Item[] = [
+    { to: paths.home, label: t('common.nav.home'), icon: IconHome, end: true },
+    { to: paths.posts, label: t('common.nav.posts'), icon: IconNews },
+    { to: paths.games, label: t('common.nav.games'), icon: IconFlag },
+    { to: paths.teams, label: t('common.nav.teams'), icon: IconUsersGroup },
+    { to: paths.about, label: t('common.nav.about'), icon: IconInfoCircle },
+  ]
+  if (hasRole(user?.role, 'Admin'))
+    items.push({ to: paths.admin.root, label: t('common.nav.admin'), icon: IconSettings })
+
+  const controls = (
+    <>
+      <LanguageMenu />
+      <ColorSchemeToggle />
+      <ThemeColorControl />
+      <UserMenu />
+    </>
+  )
+
+  return (
+    <AppShell
+      header={{ height: { base: 56, sm: 0 } }}
+      navbar={{ width: 80, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding={{ base: 'sm', sm: 'lg' }}
+    >
+      <a href="#main" className="skip-link">
+        {t('common.nav.skip')}
+      </a>
+      <AppShell.Header hiddenFrom="sm" px="sm">
+        <Group h="100%" justify="space-between" wrap="nowrap">
+          <Brand withTitle size={32} />
+          <Burger
+            opened={opened}
+            onClick={toggle}
+            size="sm"
+            aria-label={opened ? t('common.nav.close_menu') : t('common.nav.open_menu')}
+            aria-expanded={opened}
+            aria-controls="main-nav"
+          />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar id="main-nav" p="xs" component="nav" aria-label={t('common.nav.main')}>
+        <AppShell.Section visibleFrom="sm" mb="md" style={{ display: 'flex', justifyContent: 'center' }}>
+          <Brand />
+        </AppShell.Section>
+        <AppShell.Section grow component={ScrollArea}>
+          <NavItems items={items} drawer={opened} />
+        </AppShell.Section>
+        <AppShell.Section>
+          <Stack align="center" gap={6} visibleFrom="sm">
+            {controls}
+          </Stack>
+          <Group justify="center" gap="md" hiddenFrom="sm" py="sm">
+            {controls}
+          </Group>
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main id="main" tabIndex={-1}>
+        <Suspense fallback={<PageLoader />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  )
+}

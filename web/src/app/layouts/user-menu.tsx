@@ -1,0 +1,84 @@
+import { ActionIcon, Avatar, Menu } from '@mantine/core'
+import { IconDatabaseX, IconLogin, IconLogout, IconUser } from '@tabler/icons-react'
+import { Link, useLocation, useNavigate } from 'react-router'
+import { clearCache } from '@/api/cache'
+import { loginHref, paths } from '@/app/paths'
+import { useLogout, useUser } from '@/features/account/api'
+import { useTranslation } from '@/i18n'
+import { notify } from '@/utils/notify'
+
+/** The account control at the bottom of the navigation: log in, or profile / cache / log out. */
+export function UserMenu() {
+  const { t } = useTranslation()
+  const { user } = useUser()
+  const logout = useLogout()
+  const navigate = useNavigate()
+  const location = useLocation()
+
+  if (!user)
+    return (
+      <ActionIcon
+        component={Link}
+        to={loginHref(location.pathname)}
+        variant="subtle"
+        color="gray"
+        size="lg"
+        aria-label={t('common.user.login')}
+        title={t('common.user.login')}
+      >
+        <IconLogin size={20} aria-hidden />
+      </ActionIcon>
+    )
+
+  return (
+    <Menu position="right-end" withinPortal shadow="md">
+      <Menu.Target>
+        <ActionIcon
+          variant="subtle"
+          size="lg"
+          radius="xl"
+          aria-label={`${t('common.user.menu')}: ${user.userName}`}
+        >
+          <Avatar src={user.avatar} alt="" size={32} radius="xl" color="brand">
+            {user.userName.slice(0, 2).toUpperCase()}
+          </Avatar>
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{user.userName}</Menu.Label>
+        <Menu.Item
+          component={Link}
+          to={paths.account.profile}
+          leftSection={<IconUser size={16} aria-hidden />}
+        >
+          {t('common.user.profile')}
+        </Menu.Item>
+        <Menu.Item
+          leftSection={<IconDatabaseX size={16} aria-hidden />}
+          onClick={async () => {
+            await clearCache()
+            window.location.reload()
+          }}
+        >
+          {t('common.cache.clear')}
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item
+          color="red"
+          leftSection={<IconLogout size={16} aria-hidden />}
+          onClick={async () => {
+            try {
+              await logout()
+              notify.success(t('common.user.logged_out'))
+            } catch (err) {
+              notify.error(err)
+            }
+            navigate(paths.home)
+          }}
+        >
+          {t('common.user.logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  )
+}

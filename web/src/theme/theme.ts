@@ -1,0 +1,25 @@
+import { createTheme, type MantineColorsTuple } from '@mantine/core'
+import { BRAND, paletteOf } from './colors'
+
+/** The Mantine theme for a primary colour (null = the brand ramp). */
+export function buildTheme(primary: string | null) {
+  return createTheme({
+    primaryColor: 'brand',
+    colors: { brand: (primary ? paletteOf(primary) : [...BRAND]) as unknown as MantineColorsTuple },
+    // Darker shades than Mantine's default so white text on filled controls stays readable.
+    primaryShade: { light: 7, dark: 8 },
+    // System fonts: nothing to download before the first paint.
+    fontFamily:
+      'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Ubuntu, Cantarell, "Helvetica Neue", Arial, sans-serif',
+    fontFamilyMonospace: 'ui-monospace, SFMono-Regular, "JetBrains Mono", Menlo, Consolas, monospace',
+    headings: { fontWeight: '650' },
+    defaultRadius: 'md',
+    cursorType: 'pointer',
+    focusRing: 'auto',
+    components: {
+      Modal: { defaultProps: { centered: true, overlayProps: { backgroundOpacity: 0.5, blur: 8 } } },
+      Tooltip: { defaultProps: { withArrow: true, openDelay: 300 } },
+      Badge: { defaultProps: { variant: 'light' } },
+    },
+  })
+}
