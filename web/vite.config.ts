@@ -4,7 +4,13 @@ import { defineConfig } from 'vite'
 
 export default defineConfig({
   plugins: [react()],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  resolve: {
+    alias: {
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+      // The server's pure game rules (score curve, blood bonus, ...): one implementation for both.
+      '@engine': fileURLToPath(new URL('../server/src/engine', import.meta.url)),
+    },
+  },
   build: {
     outDir: 'dist',
     assetsDir: 'static',
