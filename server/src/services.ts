@@ -65,7 +65,16 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   const monitor = createMonitorService({ db, scoreboard })
   const writeups = createWriteupService({ db, blobs })
   const play = createPlayService({ db, context: playContext, enqueue: (id) => judge.enqueue(id) })
-  const editGames = createEditGameService({ db, blobs, onChanged: changed })
+  // A game's own settings (hidden, times, blood bonus) changed: drop its board at once, so
+  // hiding a game takes effect on the next read rather than after a rebuild.
+  const editGames = createEditGameService({
+    db,
+    blobs,
+    onChanged: (gameId) => {
+      scoreboard.forget(gameId)
+      playContext.forgetGame(gameId)
+    },
+  })
   const editChallenges = createEditChallengeService({ db, blobs, notices, onChanged: changed })
   return {
     settings,

@@ -172,6 +172,18 @@ describe('joining and the participation gate', () => {
     ).not.toContain(game.id)
     expect((await admin.get(`/api/game/${game.id}`)).statusCode).toBe(200)
   })
+
+  it('hides the scoreboard as soon as a game is hidden, though the board was already built', async () => {
+    const game = await createGame(admin)
+    const { agent } = await registeredUser(t.app)
+    expect((await agent.get(`/api/game/${game.id}/scoreboard`)).statusCode).toBe(200)
+    expect((await admin.put(`/api/edit/games/${game.id}`, { ...game, hidden: true })).statusCode).toBe(200)
+    expect((await agent.get(`/api/game/${game.id}/scoreboard`)).json()).toEqual({
+      title: expect.any(String),
+      status: 404,
+    })
+    expect((await admin.get(`/api/game/${game.id}/scoreboard`)).statusCode).toBe(200)
+  })
 })
 
 describe('solving and the scoreboard', () => {

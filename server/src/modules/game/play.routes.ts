@@ -3,9 +3,9 @@ import type { FastifyReply } from 'fastify'
 import { type Static, Type } from 'typebox'
 import { NO_TIME } from '../../engine/scoreboard.ts'
 import { notModified } from '../../http/conditional.ts'
+import { fail } from '../../http/errors.ts'
 import { sendScalar } from '../../http/reply.ts'
 import { errors } from '../../http/schema.ts'
-import { requireVisibleGame } from './context.ts'
 import {
   AnswerResult,
   ChallengeDetailModel,
@@ -33,8 +33,9 @@ export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await requireVisibleGame(db, request.params.id, request.user)
+      // The board knows whether its game is hidden: reads stay free of SQL.
       const entry = await scoreboard.get(request.params.id)
+      if (entry.hidden && (request.user?.role ?? 0) < 3) throw fail('Game_NotFound')
       if (notModified(request, reply, entry.etag, entry.updatedAt)) return reply
       // Pre-serialised once per change: sent as bytes, the serializer is not involved.
       return (reply as FastifyReply).type('application/json; charset=utf-8').send(entry.bytes)

@@ -15,6 +15,8 @@ export interface BoardEntry {
   bytes: Buffer
   etag: string
   updatedAt: Date
+  /** The game is hidden: only admins may read the board (decisions.md item 9). */
+  hidden: boolean
 }
 
 interface GameState {
@@ -40,10 +42,18 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
   const games = new Map<number, GameState>()
   const loading = new Map<number, Promise<GameState>>()
 
-  async function loadInput(gameId: number): Promise<BoardInput & { startsAt: number | null }> {
+  async function loadInput(
+    gameId: number,
+  ): Promise<BoardInput & { startsAt: number | null; hidden: boolean }> {
     const game = await requireGame(db, gameId)
     const now = Date.now()
-    const base = { bloodBonus: game.bloodBonus, endTime: game.endTimeUtc.getTime(), now, startsAt: null }
+    const base = {
+      bloodBonus: game.bloodBonus,
+      endTime: game.endTimeUtc.getTime(),
+      now,
+      startsAt: null,
+      hidden: game.hidden,
+    }
     // Before the start the board is empty (decisions.md item 9).
     if (now < game.startTimeUtc.getTime()) {
       return { ...base, startsAt: game.startTimeUtc.getTime(), teams: [], challenges: [], solves: [] }
@@ -107,20 +117,26 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
   /** How long the last rebuild took: the coalescing window grows with it (see `schedule`). */
   let lastRenderMs = 0
 
-  function render(gameId: number, live: LiveBoard): BoardEntry {
+  function render(gameId: number, live: LiveBoard, hidden: boolean): BoardEntry {
     const started = performance.now()
     const now = Date.now()
     const bytes = Buffer.from(live.toJson(now))
     // A version, not a hash of megabytes: unique per render of this process.
     const etag = `${gameId}-${epoch}-${++version}`
     lastRenderMs = performance.now() - started
-    return { live, bytes, etag, updatedAt: new Date(now) }
+    return { live, bytes, etag, updatedAt: new Date(now), hidden }
   }
 
   async function load(gameId: number): Promise<GameState> {
-    const { startsAt, ...input } = await loadInput(gameId)
+    const { startsAt, hidden, ...input } = await loadInput(gameId)
     const live = LiveBoard.from(input)
-    const state: GameState = { live, entry: render(gameId, live), timer: null, stale: false, startsAt }
+    const state: GameState = {
+      live,
+      entry: render(gameId, live, hidden),
+      timer: null,
+      stale: false,
+      startsAt,
+    }
     games.set(gameId, state)
     return state
   }
@@ -133,7 +149,7 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
       state.timer = null
       const rebuild = state.stale
         ? load(gameId)
-        : Promise.resolve(Object.assign(state, { entry: render(gameId, state.live) }))
+        : Promise.resolve(Object.assign(state, { entry: render(gameId, state.live, state.entry.hidden) }))
       state.stale = false
       rebuild.catch(() => games.delete(gameId))
     }, wait)
@@ -177,6 +193,7 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
       }
     },
 
+    /** Drops a game's board; the next read builds it afresh (game edits: visibility, times). */
     forget(gameId: number) {
       const state = games.get(gameId)
       if (state?.timer) clearTimeout(state.timer)
