@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto'
-
 /**
  * Dynamic flags from templates (game-engine §3.4, with decisions.md item 15).
  *
@@ -132,18 +130,3 @@ export function generateFlag(template: string | null | undefined, src: FlagSourc
   const leeted = table ? leet(body, table, src.random) : body
   return leeted.replaceAll('[GUID]', () => src.guid()).replaceAll('[TEAM_HASH]', src.teamHash)
 }
-
-const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex')
-
-/** A game's team-hash salt, derived from its stored private key (also shown to organisers). */
-export const gameHashSalt = (storedPrivateKey: string) => sha256(`GZCTF@${storedPrivateKey}@PK`)
-
-/** The 12 hex characters that make a team's flag for one challenge. */
-export function teamHash(gameSalt: string, challengeId: number, participationToken: string): string {
-  const salt = sha256(`${gameSalt}::${challengeId}`)
-  return sha256(`${salt}::${participationToken}`).slice(12, 24)
-}
-
-/** The flag an admin test container receives. */
-export const testFlag = (template: string | null | undefined, src: Omit<FlagSources, 'teamHash'>) =>
-  template ? generateFlag(template, { ...src, teamHash: 'TestTeamHash' }) : 'flag{GZCTF_dynamic_flag_test}'
