@@ -1,0 +1,117 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { closeSync, openSync, readFileSync } from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { E2E_DIR, REPO_ROOT } from './paths.ts'
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** Settings from the caller's environment that must not leak into the server under test. */
+const SCRUBBED = [
+  'DATABASE_URL',
+  'DATA_DIR',
+  'REDIS_URL',
+  'CAPTCHA_PROVIDER',
+  'SMTP_USER',
+  'SMTP_PASSWORD',
+  'TRUST_PROXY',
+  'WEB_DIR',
+  'PUBLIC_URL',
+]
+
+export interface ServerOptions {
+  /** Database, SMTP and admin settings; merged over the defaults below. */
+  env: Record<string, string>
+  /** Where the server's stdout and stderr go. */
+  logFile: string
+  /** How long to wait for `/healthz`. */
+  startTimeoutMs?: number
+}
+
+/**
+ * Starts `server/src/main.ts` (through tsx's loader, in one process) on a free port and waits until
+ * `GET /healthz` answers 200. `stop()` sends SIGTERM and waits, then SIGKILL.
+ */
+export async function startServer(options: ServerOptions) {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const env: NodeJS.ProcessEnv = { ...process.env }
+  for (const key of SCRUBBED) delete env[key]
+  Object.assign(env, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    WEB_DIR: path.join(REPO_ROOT, 'web', 'dist'),
+    LOG_LEVEL: 'warn',
+    DISABLE_RATE_LIMIT: 'true',
+    PENNANT_E2E_PARENT_GUARD: '1',
+    ...options.env,
+  })
+
+  const log = openSync(options.logFile, 'w')
+  const guard = pathToFileURL(path.join(E2E_DIR, 'harness', 'parent-guard.ts')).href
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', guard, path.join('server', 'src', 'main.ts')],
+    { cwd: REPO_ROOT, env, stdio: ['pipe', log, log] },
+  )
+  closeSync(log)
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  // Last resort if the runner exits without the teardown; the parent guard covers harder deaths.
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+
+  const running = () => child.exitCode === null && child.signalCode === null
+  const stop = async () => {
+    process.off('exit', killOnExit)
+    if (running()) {
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+      await exited
+      clearTimeout(timer)
+    }
+    child.stdin?.destroy()
+  }
+
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000)
+  for (;;) {
+    if (!running()) {
+      await stop()
+      throw new Error(
+        `the server exited during start-up (${child.exitCode ?? child.signalCode}):\n${tail(options.logFile)}`,
+      )
+    }
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) })
+      if (res.ok) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop()
+      throw new Error(`the server did not answer ${url}/healthz in time:\n${tail(options.logFile)}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150))
+  }
+  return { url, port, pid: child.pid, stop }
+}
+export type RunningServer = Awaited<ReturnType<typeof startServer>>
+
+function tail(file: string, lines = 40): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n')
+  } catch {
+    return '(no log)'
+  }
+}
