@@ -1,15 +1,16 @@
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createTestDatabase } from './database.ts'
 import { ENV } from './env.ts'
 import { startMailServer } from './mail-server.ts'
-import { ARTIFACTS_DIR, REPO_ROOT, WEB_DIR, WEB_DIST } from './paths.ts'
+import { ARTIFACTS_DIR, REPO_ROOT, WEB_DIR } from './paths.ts'
 import { startServer } from './server.ts'
 
 /**
- * Global setup: builds the web client when needed, starts the SMTP listener, creates a fresh
+ * Global setup: builds the web client, starts the SMTP listener, creates a fresh
  * database, starts the server on a free port and hands the addresses to the tests through
  * environment variables (see `env.ts`). Returns the teardown, which Playwright runs at the end,
  * after failures and on Ctrl-C alike: stop the server, drop the database, close the SMTP listener.
@@ -17,7 +18,6 @@ import { startServer } from './server.ts'
 export default async function globalSetup() {
   const started = Date.now()
   mkdirSync(ARTIFACTS_DIR, { recursive: true })
-  buildWebIfNeeded()
 
   const cleanups: (() => Promise<void>)[] = []
   const teardown = async () => {
@@ -35,6 +35,8 @@ export default async function globalSetup() {
   }
   for (const signal of SIGNALS) process.once(signal, onSignal)
   try {
+    const webDir = buildWeb()
+    cleanups.push(async () => rmSync(webDir, { recursive: true, force: true }))
     const mail = await startMailServer()
     cleanups.push(mail.close)
     const database = await createTestDatabase()
@@ -45,6 +47,7 @@ export default async function globalSetup() {
       logFile: path.join(ARTIFACTS_DIR, 'server.log'),
       env: {
         ...database.env,
+        WEB_DIR: webDir,
         PENNANT_ADMIN_PASSWORD: adminPassword,
         SMTP_HOST: '127.0.0.1',
         SMTP_PORT: String(mail.smtpPort),
@@ -71,41 +74,25 @@ export default async function globalSetup() {
 
 const SIGNALS = ['SIGTERM', 'SIGHUP'] as const
 
-/** Builds `web/dist` when it is missing, incomplete or older than `web/src`, and always on CI. */
-function buildWebIfNeeded() {
-  const reason = whyBuild()
-  if (!reason) return
-  console.log(`[e2e] building the web client (${reason})…`)
+/**
+ * Builds the web client into a directory of this run's own, so runs started side by side (or a
+ * developer's build of web/dist) never replace each other's files mid-run. About 3 s.
+ */
+function buildWeb(): string {
+  const outDir = mkdtempSync(path.join(tmpdir(), 'pennant-e2e-web-'))
   const started = Date.now()
-  const result = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: REPO_ROOT, encoding: 'utf8' })
-  if (result.status !== 0) {
-    throw new Error(`npm run build -w web failed:\n${result.stdout}\n${result.stderr}`)
+  const gen = spawnSync('npm', ['run', '-s', 'gen:api', '-w', 'web'], { cwd: REPO_ROOT, encoding: 'utf8' })
+  const build =
+    gen.status === 0
+      ? spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+          cwd: WEB_DIR,
+          encoding: 'utf8',
+        })
+      : gen
+  if (build.status !== 0) {
+    rmSync(outDir, { recursive: true, force: true })
+    throw new Error(`building the web client failed:\n${build.stdout}\n${build.stderr}`)
   }
   console.log(`[e2e] built the web client in ${Date.now() - started} ms`)
-}
-
-function whyBuild(): string | null {
-  if (process.env.CI === 'true') return 'CI'
-  const index = path.join(WEB_DIST, 'index.html')
-  if (!existsSync(index)) return 'web/dist/index.html is missing'
-  const built = statSync(index).mtimeMs
-  const newest = Math.max(
-    newestMtime(path.join(WEB_DIR, 'src')),
-    statSync(path.join(WEB_DIR, 'index.html')).mtimeMs,
-  )
-  if (newest > built) return 'web/src changed since the last build'
-  // A build cut short (or a dist emptied by hand) leaves index.html pointing at missing files.
-  const assets = [...readFileSync(index, 'utf8').matchAll(/(?:src|href)="\/(static\/[^"]+)"/g)]
-  if (assets.some((m) => !existsSync(path.join(WEB_DIST, m[1]!)))) return 'web/dist is incomplete'
-  return null
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name)
-    const mtime = entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs
-    if (mtime > newest) newest = mtime
-  }
-  return newest
+  return outDir
 }
