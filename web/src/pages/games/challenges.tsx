@@ -1,5 +1,14 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { useParams } from 'react-router'
+import { useGame } from '@/features/game/api'
+import { ChallengeBoard } from '@/features/game/challenges/challenge-board'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Challenges" />
+export default function ChallengesPage() {
+  const { t } = useTranslation()
+  const { id } = useParams()
+  // The game area's frame has loaded the game already (same cache entry).
+  const { data: game } = useGame(Number(id))
+  usePageTitle(game ? `${t('game.area.tab.challenges')} · ${game.title}` : t('game.area.tab.challenges'))
+  return game ? <ChallengeBoard game={game} /> : null
 }

@@ -1,5 +1,7 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { useParams } from 'react-router'
+import { GameHome } from '@/features/game/components/game-home'
 
-export default function Page() {
-  return <ComingSoon title="Game" />
+export default function GamePage() {
+  const { id } = useParams()
+  return <GameHome id={Number(id)} />
 }

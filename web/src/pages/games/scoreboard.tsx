@@ -1,5 +1,13 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { useParams } from 'react-router'
+import { useGame } from '@/features/game/api'
+import { ScoreboardView } from '@/features/game/scoreboard/scoreboard-view'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Scoreboard" />
+export default function ScoreboardPage() {
+  const { t } = useTranslation()
+  const { id } = useParams()
+  const { data: game } = useGame(Number(id))
+  usePageTitle(game ? `${t('game.area.tab.scoreboard')} · ${game.title}` : t('game.area.tab.scoreboard'))
+  return game ? <ScoreboardView game={game} /> : null
 }

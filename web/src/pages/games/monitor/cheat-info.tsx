@@ -1,5 +1,11 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { useParams } from 'react-router'
+import { CheatView } from '@/features/game/monitor/cheat-view'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Cheat info" />
+export default function MonitorCheatInfoPage() {
+  const { t } = useTranslation()
+  const { id } = useParams()
+  usePageTitle(t('game.monitor.tab.cheatinfo'))
+  return <CheatView gameId={Number(id)} />
 }

@@ -1,5 +1,11 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { useParams } from 'react-router'
+import { SubmissionsView } from '@/features/game/monitor/submissions-view'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Submissions" />
+export default function MonitorSubmissionsPage() {
+  const { t } = useTranslation()
+  const { id } = useParams()
+  usePageTitle(t('game.monitor.tab.submissions'))
+  return <SubmissionsView gameId={Number(id)} />
 }

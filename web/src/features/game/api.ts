@@ -1,0 +1,176 @@
+import { api, unwrap } from '@/api/client'
+import { apiKey, ONCE, useApi, useRevalidate } from '@/api/hooks'
+import type { AnswerResult, Body, Ok } from '@/api/types'
+import { upload } from '@/api/upload'
+import { backoffSchedule, pollUntil } from './poll-backoff'
+
+export type GameSummary = Ok<'/api/game'>['data'][number]
+export type GameInfo = Ok<'/api/game/{id}'>
+export type GameDetails = Ok<'/api/game/{id}/details'>
+export type ChallengeInfo = GameDetails['challenges'][string][number]
+export type ChallengeDetail = Ok<'/api/game/{id}/challenges/{challengeId}'>
+export type Scoreboard = Ok<'/api/game/{id}/scoreboard'>
+export type ScoreboardItem = Scoreboard['items'][number]
+export type GameNotice = Ok<'/api/game/{id}/notices'>[number]
+export type GameEvent = Ok<'/api/game/{id}/events'>[number]
+export type Submission = Ok<'/api/game/{id}/submissions'>[number]
+export type CheatInfo = Ok<'/api/game/{id}/cheatinfo'>[number]
+export type MyTeam = Ok<'/api/team'>[number]
+
+const gameKey = (id: number) => `/api/game/${id}`
+
+/** A page of public games, latest start first; refreshed every 5 minutes. */
+export function useGames(page: number, pageSize: number) {
+  return useApi(
+    '/api/game',
+    { query: { count: pageSize, skip: (page - 1) * pageSize } },
+    { refreshInterval: 5 * 60_000, keepPreviousData: true },
+  )
+}
+
+/**
+ * A game with the caller's registration. Fetched once (refreshed on focus, so a team waiting
+ * for review sees the decision); joining and leaving revalidate it.
+ */
+export function useGame(id: number) {
+  const valid = Number.isSafeInteger(id) && id > 0
+  return useApi(valid ? '/api/game/{id}' : null, { path: { id } }, { ...ONCE, revalidateOnFocus: true })
+}
+
+/** The caller's teams (to pick one when joining); only asked when signed in. */
+export function useMyTeams(signedIn: boolean) {
+  return useApi(signedIn ? '/api/team' : null, undefined, { refreshInterval: 120_000 })
+}
+
+/** Join a game for a team; refreshes the game and everything under it. */
+export function useJoinGame(id: number) {
+  const revalidate = useRevalidate()
+  return async (body: Body<'/api/game/{id}', 'post'>) => {
+    await unwrap(api.POST('/api/game/{id}', { params: { path: { id } }, body }))
+    await revalidate(gameKey(id))
+  }
+}
+
+/** Leave a game while the registration is pending or rejected. */
+export function useLeaveGame(id: number) {
+  const revalidate = useRevalidate()
+  return async () => {
+    await unwrap(api.DELETE('/api/game/{id}', { params: { path: { id } } }))
+    await revalidate(gameKey(id))
+  }
+}
+
+/** The team's challenges, solves and rank: every 10 s while the game runs, else once. */
+export function useGameDetails(id: number, running: boolean) {
+  return useApi(
+    '/api/game/{id}/details',
+    { path: { id } },
+    { refreshInterval: running ? 10_000 : 0, revalidateOnFocus: running, shouldRetryOnError: false },
+  )
+}
+
+/** The game's notices; polled every 10 s until live updates arrive. */
+export function useNotices(id: number) {
+  return useApi('/api/game/{id}/notices', { path: { id }, query: { count: 100, skip: 0 } })
+}
+
+/** One challenge as the team sees it; refreshed every 2 minutes while open. */
+export function useChallenge(id: number, challengeId: number | null) {
+  return useApi(
+    challengeId ? '/api/game/{id}/challenges/{challengeId}' : null,
+    { path: { id, challengeId: challengeId ?? 0 } },
+    { refreshInterval: 120_000, revalidateOnFocus: false },
+  )
+}
+
+/** What came of a flag: the judge's answer, or `Timeout` when it did not answer in time. */
+export type FlagOutcome = AnswerResult | 'Timeout'
+
+/**
+ * Submits a flag and waits for the judge, polling the status with a growing delay (300 ms up
+ * to 2 s) for about a minute. Afterwards the challenge, the team's details and the scoreboard
+ * are refreshed (attempts changed; on success the solve shows everywhere).
+ */
+export function useSubmitFlag(id: number) {
+  const revalidate = useRevalidate()
+  return async (challengeId: number, flag: string, signal?: AbortSignal): Promise<FlagOutcome> => {
+    const path = { id, challengeId }
+    const submitId = await unwrap(
+      api.POST('/api/game/{id}/challenges/{challengeId}', { params: { path }, body: { flag } }),
+    )
+    const result = await pollUntil(
+      () =>
+        unwrap(
+          api.GET('/api/game/{id}/challenges/{challengeId}/status/{submitId}', {
+            params: { path: { ...path, submitId } },
+          }),
+        ),
+      (status) => status !== 'FlagSubmitted',
+      backoffSchedule(),
+      { signal },
+    )
+    const refresh = [apiKey('/api/game/{id}/challenges/{challengeId}', { path })]
+    if (result === 'Accepted') refresh.push(`${gameKey(id)}/details`, `${gameKey(id)}/scoreboard`)
+    void revalidate(...refresh)
+    return result ?? 'Timeout'
+  }
+}
+
+/** The team's writeup and the organisers' note. */
+export function useWriteup(id: number, enabled: boolean) {
+  return useApi(enabled ? '/api/game/{id}/writeup' : null, { path: { id } }, ONCE)
+}
+
+/** Hands in the writeup (a PDF) with upload progress; refreshes the writeup state. */
+export function useUploadWriteup(id: number) {
+  const revalidate = useRevalidate()
+  return async (file: File, onProgress: (fraction: number) => void) => {
+    const form = new FormData()
+    form.append('file', file)
+    await upload('POST', `${gameKey(id)}/writeup`, form, onProgress)
+    await revalidate(`${gameKey(id)}/writeup`)
+  }
+}
+
+/** The scoreboard: every 30 s while the game runs, else fetched once. */
+export function useScoreboard(id: number, running: boolean) {
+  return useApi(
+    '/api/game/{id}/scoreboard',
+    { path: { id } },
+    { refreshInterval: running ? 30_000 : 0, revalidateOnFocus: running },
+  )
+}
+
+/** The caller's own scoreboard row id, known from the team details (fetched once). */
+export function useMyTeamId(id: number, accepted: boolean) {
+  const { data } = useApi(accepted ? '/api/game/{id}/details' : null, { path: { id } }, ONCE)
+  return data?.rank?.id
+}
+
+// Monitor views: polled every 10 s until the live hubs arrive (a later issue).
+
+export function useGameEvents(id: number, hideContainer: boolean, page: number, pageSize: number) {
+  return useApi(
+    '/api/game/{id}/events',
+    { path: { id }, query: { hideContainer, count: pageSize, skip: (page - 1) * pageSize } },
+    { keepPreviousData: true },
+  )
+}
+
+export function useSubmissions(id: number, type: AnswerResult | undefined, page: number, pageSize: number) {
+  return useApi(
+    '/api/game/{id}/submissions',
+    { path: { id }, query: { type, count: pageSize, skip: (page - 1) * pageSize } },
+    { keepPreviousData: true },
+  )
+}
+
+export function useCheatInfo(id: number) {
+  return useApi('/api/game/{id}/cheatinfo', { path: { id } })
+}
+
+/** Spreadsheet downloads for monitors (plain links: the browser saves the file). */
+export const sheetUrl = {
+  scoreboard: (id: number) => `${gameKey(id)}/scoreboardsheet`,
+  submissions: (id: number) => `${gameKey(id)}/submissionsheet`,
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { durationHours, gamePhase, gameProgress } from './game-phase'
+
+describe(gamePhase, () => {
+  it('is upcoming before the start, ongoing between the times and ended after the end', () => {
+    expect(gamePhase(100, 200, 99)).toBe('upcoming')
+    expect(gamePhase(100, 200, 100)).toBe('ongoing')
+    expect(gamePhase(100, 200, 200)).toBe('ongoing')
+    expect(gamePhase(100, 200, 201)).toBe('ended')
+  })
+})
+
+describe(gameProgress, () => {
+  it('grows from 0 to 1 over the game and stays inside those bounds', () => {
+    expect(gameProgress(100, 200, 50)).toBe(0)
+    expect(gameProgress(100, 200, 150)).toBe(0.5)
+    expect(gameProgress(100, 200, 500)).toBe(1)
+  })
+
+  it('handles a game without length', () => {
+    expect(gameProgress(100, 100, 99)).toBe(0)
+    expect(gameProgress(100, 100, 100)).toBe(1)
+  })
+})
+
+describe(durationHours, () => {
+  it('rounds to whole hours', () => {
+    expect(durationHours(0, 36 * 3_600_000)).toBe(36)
+    expect(durationHours(0, 90 * 60_000)).toBe(2)
+  })
+})

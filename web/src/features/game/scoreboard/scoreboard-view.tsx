@@ -1,0 +1,147 @@
+import { Button, Group, NativeSelect, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core'
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks'
+import { IconListNumbers, IconPlugConnectedX, IconSearch } from '@tabler/icons-react'
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
+import { useTranslation } from '@/i18n'
+import { formatDateTime } from '@/utils/format-date'
+import { type ChallengeInfo, type GameInfo, type ScoreboardItem, useMyTeamId, useScoreboard } from '../api'
+import { EmptyView } from '../components/empty-view'
+import { Pager } from '../components/pager'
+import { gamePhase } from '../game-phase'
+import { useNow } from '../use-now'
+import { BloodLegend } from './blood-legend'
+import { columnGroups, divisionsOf, filterBoard, pageOf } from './board-filter'
+import { MyTeamCard } from './my-team-card'
+import { ScoreboardTable } from './scoreboard-table'
+import '@mantine/core/styles/Skeleton.css'
+
+// The chart and the team dialog load when shown: phones never download the chart.
+const ScoreChart = lazy(() => import('./score-chart'))
+const TeamDialog = lazy(() => import('./team-dialog'))
+
+const PAGE_SIZE = 30
+
+/**
+ * The scoreboard: the top teams' chart (wider screens), division and search filters, my team,
+ * the ranking with every solve, and a team's solves in a dialog. Polled every 30 s while the
+ * game runs.
+ */
+export function ScoreboardView({ game }: { game: GameInfo }) {
+  const { t } = useTranslation()
+  const now = useNow(30_000)
+  const running = gamePhase(game.start, game.end, now) === 'ongoing'
+  const { data, error, isLoading, mutate } = useScoreboard(game.id, running)
+  const myTeamId = useMyTeamId(game.id, game.status === 'Accepted')
+  const wide = useMediaQuery('(min-width: 48em)')
+  const [division, setDivision] = useState('all')
+  const [search, setSearch] = useState('')
+  const [query] = useDebouncedValue(search, 300)
+  const [page, setPage] = useState(1)
+  const [openTeam, setOpenTeam] = useState<ScoreboardItem | null>(null)
+
+  // A new filter starts from its first page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the filter change is the trigger
+  useEffect(() => setPage(1), [division, query])
+
+  const items = data?.items ?? []
+  const divisions = useMemo(() => divisionsOf(Object.keys(data?.timeLines ?? {}), items), [data, items])
+  const groups = useMemo(() => columnGroups(data?.challenges ?? {}), [data])
+  const challengeMap = useMemo(
+    () => new Map<number, ChallengeInfo>(groups.flatMap((g) => g.challenges.map((c) => [c.id, c]))),
+    [groups],
+  )
+  const filtered = useMemo(() => filterBoard(items, { division, search: query }), [items, division, query])
+  const { rows, pages } = pageOf(filtered, page, PAGE_SIZE)
+  const mine = items.find((item) => item.id === myTeamId)
+  const lines = data?.timeLines[division] ?? data?.timeLines.all ?? []
+
+  if (isLoading && !data)
+    return (
+      <Stack aria-busy="true" aria-label={t('common.loading')}>
+        <Skeleton height={wide ? 300 : 60} radius="md" />
+        <Skeleton height={320} radius="md" />
+      </Stack>
+    )
+
+  if (!data)
+    return (
+      <EmptyView icon={IconPlugConnectedX} title={t('game.scoreboard.error')} description={error?.title}>
+        <Button variant="light" onClick={() => mutate()}>
+          {t('common.button.retry')}
+        </Button>
+      </EmptyView>
+    )
+
+  return (
+    <Stack gap="md">
+      {wide && lines.length > 0 && (
+        <Paper withBorder radius="md" p="md" component="section" aria-labelledby="chart-heading">
+          <Title order={2} size="h4" id="chart-heading" mb="xs">
+            {t('game.chart.heading')}
+          </Title>
+          <Suspense fallback={<Skeleton height={300} />}>
+            <ScoreChart lines={lines} start={game.start} end={game.end} now={now} />
+          </Suspense>
+        </Paper>
+      )}
+      {mine && <MyTeamCard team={mine} challengeCount={data.challengeCount} onOpen={setOpenTeam} />}
+      <section aria-labelledby="ranking-heading">
+        <Stack gap="sm">
+          <Group justify="space-between" align="flex-end" gap="sm">
+            <Title order={2} size="h4" id="ranking-heading">
+              {t('game.scoreboard.heading')}
+            </Title>
+            <Group gap="sm" align="flex-end">
+              {divisions.length > 0 && (
+                <NativeSelect
+                  label={t('game.scoreboard.division')}
+                  value={division}
+                  onChange={(e) => setDivision(e.currentTarget.value)}
+                  data={[{ value: 'all', label: t('game.scoreboard.all_divisions') }, ...divisions]}
+                />
+              )}
+              <TextInput
+                label={t('game.scoreboard.search')}
+                placeholder={t('game.scoreboard.search_placeholder')}
+                leftSection={<IconSearch size={16} aria-hidden />}
+                value={search}
+                onChange={(e) => setSearch(e.currentTarget.value)}
+                type="search"
+              />
+            </Group>
+          </Group>
+          {wide && <BloodLegend bloodBonus={data.bloodBonus} />}
+          {items.length === 0 ? (
+            <EmptyView icon={IconListNumbers} title={t('game.scoreboard.empty')} />
+          ) : filtered.length === 0 ? (
+            <EmptyView icon={IconSearch} title={t('game.scoreboard.no_match')} />
+          ) : (
+            <ScoreboardTable
+              rows={rows}
+              groups={groups}
+              showDivision={divisions.length > 0}
+              myTeamId={myTeamId}
+              onOpenTeam={setOpenTeam}
+            />
+          )}
+          <Pager pages={pages} page={page} onChange={setPage} />
+          <Text size="xs" c="dimmed">
+            {t('game.scoreboard.updated', {
+              time: formatDateTime(data.updateTimeUtc, { timeStyle: 'medium' }),
+            })}
+          </Text>
+        </Stack>
+      </section>
+      {openTeam && (
+        <Suspense fallback={null}>
+          <TeamDialog
+            team={openTeam}
+            challenges={challengeMap}
+            challengeCount={data.challengeCount}
+            onClose={() => setOpenTeam(null)}
+          />
+        </Suspense>
+      )}
+    </Stack>
+  )
+}
