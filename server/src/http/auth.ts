@@ -108,7 +108,11 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       }
       throw fail('Auth_AccessForbidden')
     }
-    if (Date.now() - user.lastVisitedUtc.getTime() > VISIT_REFRESH_MS) {
+    const now = Date.now()
+    if (now - user.lastVisitedUtc.getTime() > VISIT_REFRESH_MS) {
+      // The remembered session shows the visit at once: one update per user per interval, not
+      // one per request until the session is read again.
+      user.lastVisitedUtc = new Date(now)
       services.account
         .touch(user.id, request.ip)
         .catch((err: unknown) => request.log.warn({ err }, 'visit update failed'))

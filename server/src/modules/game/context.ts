@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/index.ts'
 import { participations, userParticipations } from '../../db/schema.ts'
 import { fail } from '../../http/errors.ts'
@@ -61,28 +61,111 @@ export async function requirePlaying(
  * The participation gate with its two lookups remembered for a moment: the hot paths (opening
  * challenges, submitting flags) would otherwise read the same game and registration rows on
  * every request. Whatever changes them calls `forgetGame`.
+ *
+ * Registrations are refreshed ahead of time: a lookup served from an entry past half its age
+ * queues the user for a background refresh, and the queued users of a game are read together
+ * (one query per game per `cacheMs / 10`), as are the misses of one turn of the event loop. No
+ * entry is served older than `cacheMs`, and a busy game costs a few queries a second instead
+ * of one per player per `cacheMs`.
  */
 export function createPlayContext(deps: { db: DbOrTx; cacheMs?: number }) {
-  const games = createMemo<number, GameRow>(deps.cacheMs ?? 2_000)
-  const registrations = createMemo<string, ParticipationRow | null>(deps.cacheMs ?? 2_000)
+  const ttl = deps.cacheMs ?? 2_000
+  const games = createMemo<number, GameRow>(ttl)
+  /** `gameId:userId` → the participation (null: none), and when it was read. */
+  const registrations = new Map<string, { value: ParticipationRow | null; at: number }>()
+  /** Users to read per game: misses (answered when read) and entries to refresh. */
+  type Waiting = { resolve: (row: ParticipationRow | null) => void; reject: (err: unknown) => void }
+  let misses = new Map<number, Map<string, Waiting[]>>()
+  let stale = new Map<number, Set<string>>()
+  let missTimer: NodeJS.Immediate | null = null
+  let staleTimer: NodeJS.Timeout | null = null
+  /** Bumped by every forget: reads that started before it do not refill the cache. */
+  let generation = 0
 
-  async function game(gameId: number) {
-    let row = games.get(gameId)
-    if (!row) {
-      row = await requireGame(deps.db, gameId)
-      games.set(gameId, row)
+  const loadingGames = new Map<number, Promise<GameRow>>()
+
+  /** The game, read once for all the requests that miss it at the same time. */
+  function game(gameId: number): Promise<GameRow> | GameRow {
+    const row = games.get(gameId)
+    if (row) return row
+    let pending = loadingGames.get(gameId)
+    if (!pending) {
+      const started = generation
+      pending = requireGame(deps.db, gameId)
+        .then((loaded) => {
+          if (started === generation) games.set(gameId, loaded)
+          return loaded
+        })
+        .finally(() => loadingGames.delete(gameId))
+      loadingGames.set(gameId, pending)
     }
-    return row
+    return pending
   }
 
-  async function registration(gameId: number, userId: string) {
-    const key = `${gameId}:${userId}`
-    let row = registrations.get(key)
-    if (row === undefined) {
-      row = (await findOwnParticipation(deps.db, gameId, userId)) ?? null
-      registrations.set(key, row)
+  /** Reads the registrations of some users of one game and remembers them. */
+  async function read(gameId: number, userIds: string[]): Promise<Map<string, ParticipationRow | null>> {
+    const started = { at: Date.now(), generation }
+    const rows = await deps.db
+      .select({ userId: userParticipations.userId, p: participations })
+      .from(userParticipations)
+      .innerJoin(participations, eq(participations.id, userParticipations.participationId))
+      .where(and(eq(userParticipations.gameId, gameId), inArray(userParticipations.userId, userIds)))
+    const found = new Map<string, ParticipationRow | null>(userIds.map((id) => [id, null]))
+    for (const row of rows) if (!found.get(row.userId)) found.set(row.userId, row.p)
+    if (started.generation === generation) {
+      if (registrations.size >= 100_000) registrations.clear()
+      for (const [userId, value] of found) registrations.set(`${gameId}:${userId}`, { value, at: started.at })
     }
-    return row
+    return found
+  }
+
+  function readMisses() {
+    missTimer = null
+    const batch = misses
+    misses = new Map()
+    for (const [gameId, users] of batch) {
+      read(gameId, [...users.keys()]).then(
+        (found) => {
+          for (const [userId, waiting] of users) for (const w of waiting) w.resolve(found.get(userId) ?? null)
+        },
+        (err: unknown) => {
+          for (const waiting of users.values()) for (const w of waiting) w.reject(err)
+        },
+      )
+    }
+  }
+
+  function refreshStale() {
+    staleTimer = null
+    const batch = stale
+    stale = new Map()
+    for (const [gameId, users] of batch) read(gameId, [...users]).catch(() => {})
+  }
+
+  function registration(
+    gameId: number,
+    userId: string,
+  ): Promise<ParticipationRow | null> | ParticipationRow | null {
+    const key = `${gameId}:${userId}`
+    const entry = registrations.get(key)
+    const age = entry ? Date.now() - entry.at : Number.POSITIVE_INFINITY
+    if (entry && age <= ttl) {
+      if (age > ttl / 2) {
+        const users = stale.get(gameId) ?? new Set<string>()
+        stale.set(gameId, users)
+        users.add(userId)
+        if (!staleTimer) staleTimer = setTimeout(refreshStale, ttl / 10).unref()
+      }
+      return entry.value
+    }
+    return new Promise((resolve, reject) => {
+      const users = misses.get(gameId) ?? new Map<string, Waiting[]>()
+      misses.set(gameId, users)
+      const waiting = users.get(userId)
+      if (waiting) waiting.push({ resolve, reject })
+      else users.set(userId, [{ resolve, reject }])
+      if (!missTimer) missTimer = setImmediate(readMisses)
+    })
   }
 
   return {
@@ -99,13 +182,16 @@ export function createPlayContext(deps: { db: DbOrTx; cacheMs?: number }) {
     },
 
     forgetAll() {
+      generation++
       games.clear()
       registrations.clear()
     },
 
     forgetGame(gameId: number) {
+      generation++
       games.delete(gameId)
-      registrations.deleteWhere((key) => key.startsWith(`${gameId}:`))
+      const prefix = `${gameId}:`
+      for (const key of registrations.keys()) if (key.startsWith(prefix)) registrations.delete(key)
     },
   }
 }

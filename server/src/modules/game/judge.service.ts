@@ -1,25 +1,16 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import { asc, eq, type SQL, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Db } from '../../db/index.ts'
-import {
-  challenges,
-  cheatInfo,
-  flags,
-  gameEvents,
-  gameInstances,
-  games,
-  participations,
-  submissions,
-  teams,
-  users,
-} from '../../db/schema.ts'
-import { isDynamicType } from '../../http/enums.ts'
+import type { Db, DbOrTx } from '../../db/index.ts'
+import { submissions } from '../../db/schema.ts'
+import { ChallengeTypeValues } from '../../http/enums.ts'
 import type { NoticeService } from '../edit/notices.service.ts'
 import type { ScoreboardService } from './scoreboard.service.ts'
 
 const BLOODS = ['FirstBlood', 'SecondBlood', 'ThirdBlood'] as const
 const EVENT_FLAG_SUBMIT = 3
 const EVENT_CHEAT = 4
+/** Both dynamic types have bit 1 set (see `isDynamicType`). */
+const DYNAMIC_BIT = ChallengeTypeValues.DynamicAttachment & ChallengeTypeValues.DynamicContainer
 
 export type AnswerResult = 'Accepted' | 'WrongAnswer' | 'CheatDetected' | 'NotFound'
 
@@ -31,213 +22,323 @@ export interface Verdict {
   blood: (typeof BLOODS)[number] | 'Normal' | null
 }
 
+/** One locked submission with everything its judgement needs (read in one query per batch). */
+interface Row {
+  id: number
+  answer: string
+  status: string
+  submitTime: number
+  userId: string | null
+  teamId: number
+  participationId: number
+  gameId: number
+  challengeId: number
+  gameEnd: number
+  title: string
+  disableBloodBonus: boolean
+  teamName: string
+  userName: string | null
+  hasInstance: boolean
+  isSolved: boolean
+  correct: boolean
+}
+
+interface Judged {
+  row: Row
+  result: AnswerResult
+  blood: Verdict['blood']
+  acceptedCount: number
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/** Rows of a raw statement, read the same way from node-postgres and PGlite. */
+async function query<T>(db: DbOrTx, statement: SQL): Promise<T[]> {
+  const result = await db.execute(statement)
+  return (result as unknown as { rows: T[] }).rows
+}
+
+/** A set of records as one JSON parameter, read back with `jsonb_to_recordset`. */
+const records = (rows: object[]) => JSON.stringify(rows)
+
 /**
- * Judges submitted flags in order (game-engine §5.2–5.3). Each judgement is one transaction that
- * locks the submission, the team's instance and the challenge, so a submission is judged once
- * and bloods follow the atomic solve counter: exactly one first blood, even with several
- * workers or replicas.
+ * Judges submitted flags in order (game-engine §5.2–5.3), in batches: whatever is queued (up
+ * to `batchSize`) is judged in one transaction of a few set-based statements, so the round
+ * trips per submission fall with the load.
+ *
+ * 1. Lock the submissions (in id order) and read each one's game, challenge, team, instance
+ *    and whether the answer is right, in one query.
+ * 2. Cheat check for the wrong answers: another team's dynamic flag.
+ * 3. Mark the first correct answer of each unsolved instance solved, conditionally (`is_solved
+ *    = false`): the one race-free "first solve" test, even against other workers or replicas.
+ * 4. Add each challenge's new solves to its atomic counter; the counter row stays locked until
+ *    commit, so the counts handed out (in submission order) are this batch's alone and bloods
+ *    are granted exactly once.
+ * 5. Statuses, cheat records and events in one statement.
+ * Rows are locked in a fixed order (submissions, instances, challenges; each by key), so
+ * concurrent batches wait for each other instead of deadlocking; and `for no key update`, as a
+ * plain update would, so recording new submissions (whose foreign keys take key-share locks on
+ * the challenge) never waits for a batch. A batch that fails is judged
+ * again one submission at a time, so one bad row cannot hold up the others.
  */
 export function createJudge(deps: {
   db: Db
   scoreboard: ScoreboardService
   notices: NoticeService
   log: FastifyBaseLogger
+  /** Batches judged at the same time (each takes the next submissions in order). */
   workers?: number
+  batchSize?: number
   onVerdict?: (v: Verdict) => void
 }) {
   const { db } = deps
+  const batchSize = deps.batchSize ?? 256
   const queue: number[] = []
   let active = 0
   let closed = false
   const idle: (() => void)[] = []
 
-  /** Everything one judgement reads, in one query, with the submission and instance locked. */
-  async function load(tx: Parameters<Parameters<Db['transaction']>[0]>[0], id: number) {
-    const rows = await tx
-      .select({
-        sub: submissions,
-        game: { id: games.id, end: games.endTimeUtc },
-        c: {
-          id: challenges.id,
-          title: challenges.title,
-          type: challenges.type,
-          disableBloodBonus: challenges.disableBloodBonus,
-        },
-        instance: { isSolved: gameInstances.isSolved, flagId: gameInstances.flagId },
-        ownFlag: flags.flag,
-        teamName: teams.name,
-        userName: users.userName,
-      })
-      .from(submissions)
-      .innerJoin(games, eq(games.id, submissions.gameId))
-      .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
-      .innerJoin(teams, eq(teams.id, submissions.teamId))
-      .leftJoin(users, eq(users.id, submissions.userId))
-      .leftJoin(
-        gameInstances,
-        and(
-          eq(gameInstances.challengeId, submissions.challengeId),
-          eq(gameInstances.participationId, submissions.participationId),
-        ),
-      )
-      .leftJoin(flags, eq(flags.id, gameInstances.flagId))
-      .where(eq(submissions.id, id))
-      .for('update', { of: submissions })
-    return rows[0]
+  async function load(tx: Tx, ids: number[]): Promise<Row[]> {
+    return query<Row>(
+      tx,
+      sql`
+      select s.id, s.answer, s.status, s.user_id "userId", s.team_id "teamId",
+             s.participation_id "participationId", s.game_id "gameId", s.challenge_id "challengeId",
+             floor(extract(epoch from s.submit_time_utc) * 1000)::float8 "submitTime",
+             floor(extract(epoch from g.end_time_utc) * 1000)::float8 "gameEnd",
+             c.title, c.disable_blood_bonus "disableBloodBonus", t.name "teamName", u.user_name "userName",
+             gi.challenge_id is not null "hasInstance", coalesce(gi.is_solved, false) "isSolved",
+             case
+               when gi.challenge_id is null then false
+               -- Dynamic flags: only the flag handed to this team; static: any of the challenge's.
+               when gi.flag_id is not null then coalesce(f.flag = s.answer, false)
+               when c.type & ${sql.raw(String(DYNAMIC_BIT))} <> 0 then false
+               else exists (select 1 from flags sf where sf.challenge_id = s.challenge_id and sf.flag = s.answer)
+             end correct
+      from submissions s
+      join games g on g.id = s.game_id
+      join challenges c on c.id = s.challenge_id
+      join teams t on t.id = s.team_id
+      left join users u on u.id = s.user_id
+      left join game_instances gi on gi.challenge_id = s.challenge_id and gi.participation_id = s.participation_id
+      left join flags f on f.id = gi.flag_id
+      where s.id = any(${`{${ids.join(',')}}`}::int[])
+      order by s.id
+      for no key update of s`,
+    )
   }
 
-  async function judge(id: number): Promise<Verdict | null> {
-    const outcome = await db.transaction(async (tx) => {
-      const row = await load(tx, id)
-      if (!row || row.sub.status !== 'FlagSubmitted') return null
-      const { sub, game, c, instance } = row
-      if (!instance) {
-        await tx.update(submissions).set({ status: 'NotFound' }).where(eq(submissions.id, id))
-        return { row, result: 'NotFound' as const, blood: null, acceptedCount: 0 }
-      }
+  /** Wrong answers that are another team's flag for the same challenge: submission → owner. */
+  async function findCheats(tx: Tx, wrong: Row[]) {
+    const owners = new Map<number, { participationId: number; teamName: string }>()
+    if (!wrong.length) return owners
+    const found = await query<{ id: number; participationId: number; teamName: string }>(
+      tx,
+      sql`
+      select v.id, o.participation_id "participationId", o.name "teamName"
+      from jsonb_to_recordset(${records(wrong.map((r) => ({ id: r.id, c: r.challengeId, p: r.participationId, a: r.answer })))}::jsonb)
+           as v(id int, c int, p int, a text)
+      cross join lateral (
+        select gi.participation_id, t.name
+        from game_instances gi
+        join flags f on f.id = gi.flag_id
+        join participations p on p.id = gi.participation_id
+        join teams t on t.id = p.team_id
+        where gi.challenge_id = v.c and gi.participation_id <> v.p and f.flag = v.a
+        limit 1
+      ) o`,
+    )
+    for (const x of found) owners.set(x.id, { participationId: x.participationId, teamName: x.teamName })
+    return owners
+  }
 
-      // 1. Static flags: any of the challenge's; dynamic ones: only the flag handed to this team.
-      let correct = false
-      if (instance.flagId !== null) correct = row.ownFlag === sub.answer
-      else if (!isDynamicType(c.type)) {
-        const [match] = await tx
-          .select({ id: flags.id })
-          .from(flags)
-          .where(and(eq(flags.challengeId, c.id), eq(flags.flag, sub.answer)))
-          .limit(1)
-        correct = Boolean(match)
-      }
-
-      // 2. The team's first correct answer before the end is a solve; the atomic counter decides bloods.
-      let blood: Verdict['blood'] = null
-      let acceptedCount = 0
-      // Marking the instance solved only if it was not is the one race-free "first solve" test.
-      const solved =
-        correct && !instance.isSolved && sub.submitTimeUtc < game.end
-          ? await tx
-              .update(gameInstances)
-              .set({ isSolved: true })
-              .where(
-                and(
-                  eq(gameInstances.challengeId, c.id),
-                  eq(gameInstances.participationId, sub.participationId),
-                  eq(gameInstances.isSolved, false),
-                ),
-              )
-              .returning({ challengeId: gameInstances.challengeId })
-          : []
-      if (solved.length) {
-        const [counted] = await tx
-          .update(challenges)
-          .set({ acceptedCount: sql`${challenges.acceptedCount} + 1` })
-          .where(eq(challenges.id, c.id))
-          .returning({ acceptedCount: challenges.acceptedCount })
-        acceptedCount = counted!.acceptedCount
-        blood = BLOODS[acceptedCount - 1] ?? 'Normal'
-      }
-
-      // 3. A wrong answer that is another team's flag is cheating.
-      let result: AnswerResult = correct ? 'Accepted' : 'WrongAnswer'
-      const now = new Date()
-      const events: (typeof gameEvents.$inferInsert)[] = [
-        {
-          gameId: game.id,
-          type: EVENT_FLAG_SUBMIT,
-          values: [correct ? 'Accepted' : 'WrongAnswer', sub.answer, c.title, String(c.id)],
-          publishTimeUtc: now,
-          userId: sub.userId,
-          teamId: sub.teamId,
-        },
-      ]
-      if (!correct) {
-        const [owner] = await tx
-          .select({ participationId: gameInstances.participationId, teamName: teams.name })
-          .from(gameInstances)
-          .innerJoin(flags, eq(flags.id, gameInstances.flagId))
-          .innerJoin(participations, eq(participations.id, gameInstances.participationId))
-          .innerJoin(teams, eq(teams.id, participations.teamId))
-          .where(
-            and(
-              eq(gameInstances.challengeId, c.id),
-              ne(gameInstances.participationId, sub.participationId),
-              eq(flags.flag, sub.answer),
-            ),
-          )
-          .limit(1)
-        if (owner) {
-          result = 'CheatDetected'
-          await tx.insert(cheatInfo).values({
-            submissionId: id,
-            gameId: game.id,
-            submitParticipationId: sub.participationId,
-            sourceParticipationId: owner.participationId,
-          })
-          events.push({
-            gameId: game.id,
-            type: EVENT_CHEAT,
-            values: [c.title, row.teamName, owner.teamName],
-            publishTimeUtc: now,
-            userId: sub.userId,
-            teamId: sub.teamId,
-          })
-        }
-      }
-      await tx.update(submissions).set({ status: result }).where(eq(submissions.id, id))
-      await tx.insert(gameEvents).values(events)
-      return { row, result, blood, acceptedCount }
-    })
-    if (!outcome) return null
-
-    const { row, result, blood } = outcome
-    const { sub, game, c } = row
-    if (blood) {
-      deps.scoreboard.addSolve(
-        game.id,
-        {
-          challengeId: c.id,
-          participationId: sub.participationId,
-          userName: row.userName,
-          time: sub.submitTimeUtc.getTime(),
-        },
-        outcome.acceptedCount,
+  /** Marks unsolved instances solved; returns the keys (`challenge:participation`) it marked. */
+  async function markSolved(tx: Tx, candidates: Row[]): Promise<Set<string>> {
+    if (!candidates.length) return new Set()
+    const solved = await query<{ c: number; p: number }>(
+      tx,
+      sql`
+      with v as (
+        select * from jsonb_to_recordset(${records(candidates.map((r) => ({ c: r.challengeId, p: r.participationId })))}::jsonb)
+          as v(c int, p int)
+      ), locked as materialized (
+        select gi.challenge_id, gi.participation_id from game_instances gi
+        join v on gi.challenge_id = v.c and gi.participation_id = v.p
+        where not gi.is_solved
+        order by gi.challenge_id, gi.participation_id
+        for no key update of gi
       )
-      // Blood notices while the game runs, and not for challenges whose bloods are off.
-      if (blood !== 'Normal' && !c.disableBloodBonus && game.end.getTime() > Date.now()) {
-        await deps.notices.post(game.id, blood, [row.teamName, c.title])
+      update game_instances gi set is_solved = true from locked
+      where gi.challenge_id = locked.challenge_id and gi.participation_id = locked.participation_id
+        and not gi.is_solved
+      returning gi.challenge_id c, gi.participation_id p`,
+    )
+    return new Set(solved.map((x) => `${x.c}:${x.p}`))
+  }
+
+  /** Adds `k` solves to each challenge's counter; returns each challenge's new count. */
+  async function count(tx: Tx, added: Map<number, number>): Promise<Map<number, number>> {
+    if (!added.size) return new Map()
+    const rows = await query<{ id: number; n: number }>(
+      tx,
+      sql`
+      with v as (
+        select * from jsonb_to_recordset(${records([...added].map(([id, k]) => ({ id, k })))}::jsonb) as v(id int, k int)
+      ), locked as materialized (
+        select c.id from challenges c join v on v.id = c.id order by c.id for no key update of c
+      )
+      update challenges c set accepted_count = c.accepted_count + v.k
+      from v, locked where c.id = v.id and locked.id = v.id
+      returning c.id, c.accepted_count n`,
+    )
+    return new Map(rows.map((r) => [r.id, r.n]))
+  }
+
+  async function record(
+    tx: Tx,
+    judged: Judged[],
+    owners: Map<number, { participationId: number; teamName: string }>,
+  ) {
+    const statuses = judged.map(({ row, result }) => ({ id: row.id, s: result }))
+    const cheats: object[] = []
+    const events: object[] = []
+    for (const { row, result } of judged) {
+      if (!row.hasInstance) continue
+      const base = { g: row.gameId, u: row.userId, t: row.teamId }
+      events.push({
+        ...base,
+        k: EVENT_FLAG_SUBMIT,
+        v: [row.correct ? 'Accepted' : 'WrongAnswer', row.answer, row.title, String(row.challengeId)],
+      })
+      const owner = owners.get(row.id)
+      if (result === 'CheatDetected' && owner) {
+        cheats.push({ id: row.id, g: row.gameId, p: row.participationId, o: owner.participationId })
+        events.push({ ...base, k: EVENT_CHEAT, v: [row.title, row.teamName, owner.teamName] })
       }
     }
-    const verdict = { submissionId: id, gameId: sub.gameId, result, blood }
-    deps.onVerdict?.(verdict)
-    return verdict
+    await tx.execute(sql`
+      with statuses as (
+        update submissions s set status = v.s
+        from jsonb_to_recordset(${records(statuses)}::jsonb) as v(id int, s text)
+        where s.id = v.id
+      ), cheats as (
+        insert into cheat_info (submission_id, game_id, submit_participation_id, source_participation_id)
+        select id, g, p, o from jsonb_to_recordset(${records(cheats)}::jsonb) as v(id int, g int, p int, o int)
+      )
+      insert into game_events (game_id, type, "values", publish_time_utc, user_id, team_id)
+      select x.g, x.k, x.v, ${new Date().toISOString()}::timestamptz, x.u, x.t
+      from jsonb_to_recordset(${records(events)}::jsonb) as x(g int, k smallint, v jsonb, u uuid, t int)`)
+  }
+
+  /** Judges a batch of submissions in one transaction; returns their verdicts in order. */
+  async function judgeBatch(ids: number[]): Promise<Verdict[]> {
+    const outcome = await db.transaction(async (tx) => {
+      const rows = (await load(tx, ids)).filter((r) => r.status === 'FlagSubmitted')
+      if (!rows.length) return []
+      const owners = await findCheats(
+        tx,
+        rows.filter((r) => r.hasInstance && !r.correct),
+      )
+      // The first correct answer of each unsolved instance before the end is a candidate solve.
+      const candidates = new Map<string, Row>()
+      for (const r of rows) {
+        const key = `${r.challengeId}:${r.participationId}`
+        if (r.correct && !r.isSolved && r.submitTime < r.gameEnd && !candidates.has(key))
+          candidates.set(key, r)
+      }
+      const solved = await markSolved(tx, [...candidates.values()])
+      const solves = [...candidates].filter(([key]) => solved.has(key)).map(([, r]) => r)
+      const added = new Map<number, number>()
+      for (const r of solves) added.set(r.challengeId, (added.get(r.challengeId) ?? 0) + 1)
+      const totals = await count(tx, added)
+      // Counts in submission order: the batch's solves of a challenge take its last `k` counts.
+      const next = new Map([...added].map(([id, k]) => [id, totals.get(id)! - k]))
+      const solveCount = new Map<Row, number>()
+      for (const r of solves) {
+        const n = next.get(r.challengeId)! + 1
+        next.set(r.challengeId, n)
+        solveCount.set(r, n)
+      }
+      const judged: Judged[] = rows.map((row) => {
+        const n = solveCount.get(row)
+        const result: AnswerResult = !row.hasInstance
+          ? 'NotFound'
+          : row.correct
+            ? 'Accepted'
+            : owners.has(row.id)
+              ? 'CheatDetected'
+              : 'WrongAnswer'
+        const blood = n === undefined ? null : (BLOODS[n - 1] ?? 'Normal')
+        return { row, result, blood, acceptedCount: n ?? 0 }
+      })
+      await record(tx, judged, owners)
+      return judged
+    })
+
+    const verdicts: Verdict[] = []
+    for (const { row, result, blood, acceptedCount } of outcome) {
+      if (blood) {
+        deps.scoreboard.addSolve(
+          row.gameId,
+          {
+            challengeId: row.challengeId,
+            participationId: row.participationId,
+            userName: row.userName,
+            time: row.submitTime,
+          },
+          acceptedCount,
+        )
+        // Blood notices while the game runs, and not for challenges whose bloods are off.
+        if (blood !== 'Normal' && !row.disableBloodBonus && row.gameEnd > Date.now()) {
+          await deps.notices.post(row.gameId, blood, [row.teamName, row.title])
+        }
+      }
+      const verdict = { submissionId: row.id, gameId: row.gameId, result, blood }
+      deps.onVerdict?.(verdict)
+      verdicts.push(verdict)
+    }
+    return verdicts
+  }
+
+  /** One submission on its own, tried twice (a lost race on a lock), then left for restart. */
+  async function judgeAlone(id: number) {
+    try {
+      await judgeBatch([id])
+    } catch (err) {
+      deps.log.warn({ err, submissionId: id }, 'judging failed; retrying')
+      try {
+        await judgeBatch([id])
+      } catch (again) {
+        deps.log.error({ err: again, submissionId: id }, 'judging failed twice; left pending until restart')
+      }
+    }
   }
 
   async function work() {
     while (queue.length && !closed) {
-      const id = queue.shift()!
+      const ids = queue.splice(0, batchSize)
       try {
-        await judge(id)
+        await judgeBatch(ids)
       } catch (err) {
-        // Most likely a lost race on a lock: try once more later, then leave it for restart.
-        deps.log.warn({ err, submissionId: id }, 'judging failed; retrying')
-        try {
-          await judge(id)
-        } catch (again) {
-          deps.log.error({ err: again, submissionId: id }, 'judging failed twice; left pending until restart')
-        }
+        // One bad row must not hold up the rest: judge them one by one.
+        if (ids.length > 1)
+          deps.log.warn({ err, count: ids.length }, 'batch judging failed; judging one by one')
+        for (const id of ids) await judgeAlone(id)
       }
     }
     active--
     if (active === 0) for (const resolve of idle.splice(0)) resolve()
   }
 
-  const workers = deps.workers ?? 8
+  const workers = deps.workers ?? 1
   return {
     enqueue(id: number) {
       if (closed) return
       queue.push(id)
       if (active < workers) {
         active++
-        void work()
+        // Started on the next turn, so the submissions of one burst share a batch.
+        setImmediate(work)
       }
     },
 
@@ -264,7 +365,12 @@ export function createJudge(deps: {
     },
 
     /** Exposed for tests: judge one submission now. */
-    judgeNow: judge,
+    async judgeNow(id: number): Promise<Verdict | null> {
+      return (await judgeBatch([id]))[0] ?? null
+    },
+
+    /** Exposed for tests: judge these submissions now, in one batch. */
+    judgeBatch,
   }
 }
 export type Judge = ReturnType<typeof createJudge>

@@ -57,6 +57,104 @@ async function dispatch(
   return row!
 }
 
+/** A flag to record: one row of the submissions table, before it has an id. */
+interface Attempt {
+  challengeId: number
+  participationId: number
+  gameId: number
+  teamId: number
+  userId: string
+  answer: string
+  /** ISO time of the request. */
+  time: string
+}
+
+/**
+ * Counting an attempt and recording it is one statement: the instance's counter row is
+ * updated atomically (so the limit holds under bursts) and the submission inserted only when
+ * the update went through. Submissions that arrive while a statement is on its way are recorded
+ * together by the next one, so a burst costs one round trip instead of one per flag (group
+ * commit). A team's second attempt at the same challenge waits for the next statement, since
+ * one statement updates a row once. Undefined: no instance, or the limit is reached.
+ */
+function createSubmissionRecorder(db: Db) {
+  type Waiting = { attempt: Attempt; resolve: (id: number | undefined) => void; reject: (e: unknown) => void }
+  let waiting: Waiting[] = []
+  let busy = false
+
+  async function insert(group: Attempt[]): Promise<{ id: number; c: number; p: number }[]> {
+    const result = await db.execute(sql`
+      with v as (
+        select * from jsonb_to_recordset(${JSON.stringify(
+          group.map((a, i) => ({
+            i,
+            c: a.challengeId,
+            p: a.participationId,
+            g: a.gameId,
+            t: a.teamId,
+            u: a.userId,
+            a: a.answer,
+            at: a.time,
+          })),
+        )}::jsonb) as v(i int, c int, p int, g int, t int, u uuid, a text, at timestamptz)
+      ), locked as materialized (
+        -- Counter rows locked in key order, as the judge does: concurrent statements wait, never deadlock.
+        select gi.challenge_id c, gi.participation_id p from ${gameInstances} gi
+        join v on gi.challenge_id = v.c and gi.participation_id = v.p
+        order by 1, 2 for no key update of gi
+      ), attempt as (
+        update ${gameInstances} gi set submission_count = gi.submission_count + 1
+        from locked, v, ${challenges} c
+        where gi.challenge_id = locked.c and gi.participation_id = locked.p
+          and v.c = locked.c and v.p = locked.p and c.id = v.c and c.game_id = v.g
+          and (c.submission_limit = 0 or gi.submission_count < c.submission_limit)
+        returning v.i
+      )
+      insert into ${submissions} (answer, status, submit_time_utc, user_id, team_id, participation_id, game_id, challenge_id)
+      select v.a, 'FlagSubmitted', v.at, v.u, v.t, v.p, v.g, v.c from v join attempt on attempt.i = v.i
+      order by v.i
+      returning id, challenge_id c, participation_id p`)
+    return (result as unknown as { rows: { id: number; c: number; p: number }[] }).rows
+  }
+
+  async function flush() {
+    const taken = new Set<string>()
+    const group: Waiting[] = []
+    const later: Waiting[] = []
+    for (const w of waiting) {
+      const key = `${w.attempt.challengeId}:${w.attempt.participationId}`
+      if (taken.has(key)) later.push(w)
+      else {
+        taken.add(key)
+        group.push(w)
+      }
+    }
+    waiting = later
+    busy = true
+    try {
+      const rows = await insert(group.map((w) => w.attempt))
+      const ids = new Map(rows.map((r) => [`${r.c}:${r.p}`, r.id]))
+      for (const w of group) w.resolve(ids.get(`${w.attempt.challengeId}:${w.attempt.participationId}`))
+    } catch (err) {
+      // One bad row must not fail the others: record them one by one.
+      if (group.length === 1) group[0]!.reject(err)
+      else for (const w of group) await insert([w.attempt]).then((rows) => w.resolve(rows[0]?.id), w.reject)
+    } finally {
+      busy = false
+      if (waiting.length) flush()
+    }
+  }
+
+  return {
+    record(attempt: Attempt): Promise<number | undefined> {
+      return new Promise((resolve, reject) => {
+        waiting.push({ attempt, resolve, reject })
+        if (!busy && waiting.length === 1) flush()
+      })
+    },
+  }
+}
+
 /** What a team sees and does inside a challenge: details, flag submission, judging status. */
 export function createPlayService(deps: {
   db: Db
@@ -64,6 +162,7 @@ export function createPlayService(deps: {
   enqueue: (submissionId: number) => void
 }) {
   const { db } = deps
+  const recorder = createSubmissionRecorder(db)
 
   async function requireInstance(
     tx: DbOrTx,
@@ -130,34 +229,25 @@ export function createPlayService(deps: {
       if ([...answer].length > 127) throw fail('Model_FlagTooLong')
       const submitTime = new Date()
       const { participation } = await deps.context.requirePlaying(actor, gameId)
-      const [c] = await db
-        .select({ id: challenges.id, limit: challenges.submissionLimit })
-        .from(challenges)
-        .where(and(eq(challenges.id, challengeId), eq(challenges.gameId, gameId)))
-      if (!c) throw fail('Game_ChallengeNotFound')
-      // Counting the attempt and recording it is one statement: no transaction round trips, and
-      // the limit holds under bursts because the counter row is updated atomically.
-      const result = await db.execute<{ id: number }>(sql`
-        with attempt as (
-          update ${gameInstances} set submission_count = submission_count + 1
-          where challenge_id = ${challengeId} and participation_id = ${participation.id}
-            and (${c.limit} = 0 or submission_count < ${c.limit})
-          returning challenge_id
-        )
-        insert into ${submissions} (answer, status, submit_time_utc, user_id, team_id, participation_id, game_id, challenge_id)
-        select ${answer}, 'FlagSubmitted', ${submitTime.toISOString()}::timestamptz, ${actor.id}, ${participation.teamId},
-               ${participation.id}, ${gameId}, challenge_id from attempt
-        returning id`)
-      const rows = (result as unknown as { rows: { id: number }[] }).rows
-      const id = rows[0]?.id
+      const id = await recorder.record({
+        challengeId,
+        participationId: participation.id,
+        gameId,
+        teamId: participation.teamId,
+        userId: actor.id,
+        answer,
+        time: submitTime.toISOString(),
+      })
       if (id === undefined) {
         const [instance] = await db
           .select({ count: gameInstances.submissionCount })
           .from(gameInstances)
+          .innerJoin(challenges, eq(challenges.id, gameInstances.challengeId))
           .where(
             and(
               eq(gameInstances.challengeId, challengeId),
               eq(gameInstances.participationId, participation.id),
+              eq(challenges.gameId, gameId),
             ),
           )
         throw fail(instance ? 'Challenge_SubmissionLimitExceeded' : 'Game_ChallengeNotFound')
