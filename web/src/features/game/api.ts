@@ -1,4 +1,5 @@
 import { api, unwrap } from '@/api/client'
+import type { ApiError } from '@/api/error'
 import { apiKey, ONCE, useApi, useRevalidate } from '@/api/hooks'
 import type { AnswerResult, Body, Ok } from '@/api/types'
 import { upload } from '@/api/upload'
@@ -19,12 +20,29 @@ export type MyTeam = Ok<'/api/team'>[number]
 
 const gameKey = (id: number) => `/api/game/${id}`
 
+/**
+ * SWR retries failed requests forever by default; a 4xx (not joined, not started, ended, gone)
+ * will not change by asking again, so only network and server errors are retried, a few times.
+ */
+const retry = {
+  onErrorRetry(
+    err: ApiError,
+    _key: string,
+    _config: unknown,
+    revalidate: (options: { retryCount: number }) => void,
+    { retryCount }: { retryCount: number },
+  ) {
+    if ((err.httpStatus >= 400 && err.httpStatus < 500) || retryCount >= 5) return
+    setTimeout(() => revalidate({ retryCount }), 5_000 * 2 ** retryCount)
+  },
+}
+
 /** A page of public games, latest start first; refreshed every 5 minutes. */
 export function useGames(page: number, pageSize: number) {
   return useApi(
     '/api/game',
     { query: { count: pageSize, skip: (page - 1) * pageSize } },
-    { refreshInterval: 5 * 60_000, keepPreviousData: true },
+    { ...retry, refreshInterval: 5 * 60_000, keepPreviousData: true },
   )
 }
 
@@ -34,12 +52,16 @@ export function useGames(page: number, pageSize: number) {
  */
 export function useGame(id: number) {
   const valid = Number.isSafeInteger(id) && id > 0
-  return useApi(valid ? '/api/game/{id}' : null, { path: { id } }, { ...ONCE, revalidateOnFocus: true })
+  return useApi(
+    valid ? '/api/game/{id}' : null,
+    { path: { id } },
+    { ...retry, ...ONCE, revalidateOnFocus: true },
+  )
 }
 
 /** The caller's teams (to pick one when joining); only asked when signed in. */
 export function useMyTeams(signedIn: boolean) {
-  return useApi(signedIn ? '/api/team' : null, undefined, { refreshInterval: 120_000 })
+  return useApi(signedIn ? '/api/team' : null, undefined, { ...retry, refreshInterval: 120_000 })
 }
 
 /** Join a game for a team; refreshes the game and everything under it. */
@@ -65,13 +87,13 @@ export function useGameDetails(id: number, running: boolean) {
   return useApi(
     '/api/game/{id}/details',
     { path: { id } },
-    { refreshInterval: running ? 10_000 : 0, revalidateOnFocus: running, shouldRetryOnError: false },
+    { ...retry, refreshInterval: running ? 10_000 : 0, revalidateOnFocus: running },
   )
 }
 
 /** The game's notices; polled every 10 s until live updates arrive. */
 export function useNotices(id: number) {
-  return useApi('/api/game/{id}/notices', { path: { id }, query: { count: 100, skip: 0 } })
+  return useApi('/api/game/{id}/notices', { path: { id }, query: { count: 100, skip: 0 } }, retry)
 }
 
 /** One challenge as the team sees it; refreshed every 2 minutes while open. */
@@ -79,7 +101,7 @@ export function useChallenge(id: number, challengeId: number | null) {
   return useApi(
     challengeId ? '/api/game/{id}/challenges/{challengeId}' : null,
     { path: { id, challengeId: challengeId ?? 0 } },
-    { refreshInterval: 120_000, revalidateOnFocus: false },
+    { ...retry, refreshInterval: 120_000, revalidateOnFocus: false },
   )
 }
 
@@ -118,7 +140,7 @@ export function useSubmitFlag(id: number) {
 
 /** The team's writeup and the organisers' note. */
 export function useWriteup(id: number, enabled: boolean) {
-  return useApi(enabled ? '/api/game/{id}/writeup' : null, { path: { id } }, ONCE)
+  return useApi(enabled ? '/api/game/{id}/writeup' : null, { path: { id } }, { ...retry, ...ONCE })
 }
 
 /** Hands in the writeup (a PDF) with upload progress; refreshes the writeup state. */
@@ -137,13 +159,13 @@ export function useScoreboard(id: number, running: boolean) {
   return useApi(
     '/api/game/{id}/scoreboard',
     { path: { id } },
-    { refreshInterval: running ? 30_000 : 0, revalidateOnFocus: running },
+    { ...retry, refreshInterval: running ? 30_000 : 0, revalidateOnFocus: running },
   )
 }
 
 /** The caller's own scoreboard row id, known from the team details (fetched once). */
 export function useMyTeamId(id: number, accepted: boolean) {
-  const { data } = useApi(accepted ? '/api/game/{id}/details' : null, { path: { id } }, ONCE)
+  const { data } = useApi(accepted ? '/api/game/{id}/details' : null, { path: { id } }, { ...retry, ...ONCE })
   return data?.rank?.id
 }
 
@@ -153,7 +175,7 @@ export function useGameEvents(id: number, hideContainer: boolean, page: number, 
   return useApi(
     '/api/game/{id}/events',
     { path: { id }, query: { hideContainer, count: pageSize, skip: (page - 1) * pageSize } },
-    { keepPreviousData: true },
+    { ...retry, keepPreviousData: true },
   )
 }
 
@@ -161,12 +183,12 @@ export function useSubmissions(id: number, type: AnswerResult | undefined, page:
   return useApi(
     '/api/game/{id}/submissions',
     { path: { id }, query: { type, count: pageSize, skip: (page - 1) * pageSize } },
-    { keepPreviousData: true },
+    { ...retry, keepPreviousData: true },
   )
 }
 
 export function useCheatInfo(id: number) {
-  return useApi('/api/game/{id}/cheatinfo', { path: { id } })
+  return useApi('/api/game/{id}/cheatinfo', { path: { id } }, retry)
 }
 
 /** Spreadsheet downloads for monitors (plain links: the browser saves the file). */

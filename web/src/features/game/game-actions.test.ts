@@ -68,15 +68,15 @@ describe(gameActions, () => {
 })
 
 describe(areaDenial, () => {
-  const area = { phase: 'ongoing', practiceMode: false, status: 'Accepted', role: 'User' } as const
+  const area = { phase: 'ongoing', practiceMode: false, status: 'Accepted', monitor: false } as const
 
   it('sends everyone back before the start', () => {
     expect(areaDenial('scoreboard', { ...area, phase: 'upcoming' })).toBe('not_started')
-    expect(areaDenial('monitor', { ...area, phase: 'upcoming', role: 'Admin' })).toBe('not_started')
+    expect(areaDenial('monitor', { ...area, phase: 'upcoming', monitor: true })).toBe('not_started')
   })
 
   it('lets anyone see the scoreboard after the start', () => {
-    expect(areaDenial('scoreboard', { ...area, status: 'Unsubmitted', role: undefined })).toBeNull()
+    expect(areaDenial('scoreboard', { ...area, status: 'Unsubmitted' })).toBeNull()
   })
 
   it('lets only accepted teams open the challenges, naming the reason otherwise', () => {
@@ -90,15 +90,15 @@ describe(areaDenial, () => {
   it('closes the challenges after the end unless practice mode is on or the user monitors', () => {
     expect(areaDenial('challenges', { ...area, phase: 'ended' })).toBe('ended')
     expect(areaDenial('challenges', { ...area, phase: 'ended', practiceMode: true })).toBeNull()
-    expect(areaDenial('challenges', { ...area, phase: 'ended', role: 'Monitor' })).toBeNull()
+    expect(areaDenial('challenges', { ...area, phase: 'ended', monitor: true })).toBeNull()
   })
 })
 
 describe(visibleTabs, () => {
   it('shows challenges to accepted teams, the scoreboard to all and monitoring to Monitor+', () => {
-    const input = { phase: 'ongoing', practiceMode: false, status: 'Accepted', role: 'User' } as const
+    const input = { phase: 'ongoing', practiceMode: false, status: 'Accepted', monitor: false } as const
     expect(visibleTabs(input)).toEqual(['challenges', 'scoreboard'])
-    expect(visibleTabs({ ...input, status: 'Pending', role: 'Monitor' })).toEqual(['scoreboard', 'monitor'])
+    expect(visibleTabs({ ...input, status: 'Pending', monitor: true })).toEqual(['scoreboard', 'monitor'])
     expect(visibleTabs({ ...input, phase: 'ended' })).toEqual(['scoreboard'])
     expect(visibleTabs({ ...input, phase: 'ended', practiceMode: true })).toEqual([
       'challenges',

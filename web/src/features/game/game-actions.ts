@@ -1,4 +1,4 @@
-import type { ParticipationStatus, Role } from '@/api/types'
+import type { ParticipationStatus } from '@/api/types'
 import type { GamePhase } from './game-phase'
 
 /** What the caller knows about themselves and the game, as the game home needs it. */
@@ -68,10 +68,9 @@ export interface AreaInput {
   phase: GamePhase
   practiceMode: boolean
   status: ParticipationStatus
-  role: Role | undefined
+  /** The caller is a Monitor or an Admin (`hasRole(role, 'Monitor')`). */
+  monitor: boolean
 }
-
-const MONITOR: readonly Role[] = ['Monitor', 'Admin']
 
 /**
  * The game area's guard (web-client §2.5): nothing before the start; the scoreboard for anyone
@@ -80,11 +79,11 @@ const MONITOR: readonly Role[] = ['Monitor', 'Admin']
  */
 export function areaDenial(
   tab: GameTab,
-  { phase, practiceMode, status, role }: AreaInput,
+  { phase, practiceMode, status, monitor }: AreaInput,
 ): AreaDenial | null {
   if (phase === 'upcoming') return 'not_started'
   if (tab !== 'challenges') return null
-  if (phase === 'ended' && !practiceMode && !MONITOR.includes(role ?? 'Banned')) return 'ended'
+  if (phase === 'ended' && !practiceMode && !monitor) return 'ended'
   switch (status) {
     case 'Accepted':
       return null
@@ -104,6 +103,6 @@ export function visibleTabs(input: AreaInput): GameTab[] {
   const tabs: GameTab[] = []
   if (input.status === 'Accepted' && !isClosed(input.phase, input.practiceMode)) tabs.push('challenges')
   tabs.push('scoreboard')
-  if (MONITOR.includes(input.role ?? 'Banned')) tabs.push('monitor')
+  if (input.monitor) tabs.push('monitor')
   return tabs
 }

@@ -61,8 +61,10 @@ export default function ChallengeDialog({
         {data.title}
       </Text>
     </Group>
-  ) : (
+  ) : isLoading ? (
     t('challenge.dialog.loading')
+  ) : (
+    t('challenge.board.title')
   )
 
   return (

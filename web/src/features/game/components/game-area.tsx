@@ -9,7 +9,7 @@ import {
 import { type ReactNode, useEffect } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { paths } from '@/app/paths'
-import { useUser } from '@/features/account/api'
+import { hasRole, useUser } from '@/features/account/api'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { useGame } from '../api'
@@ -57,7 +57,7 @@ export function GameArea({ id, children }: { id: number; children: ReactNode }) 
     phase: gamePhase(game.start, game.end, now),
     practiceMode: game.practiceMode,
     status: game.status,
-    role: user?.role,
+    monitor: hasRole(user?.role, 'Monitor'),
   }
   const denial = access && !userLoading ? areaDenial(tab, access) : null
 

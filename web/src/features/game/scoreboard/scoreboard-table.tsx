@@ -19,12 +19,15 @@ export function ScoreboardTable({
   rows,
   groups,
   showDivision,
+  divisionRanks,
   myTeamId,
   onOpenTeam,
 }: {
   rows: ScoreboardItem[]
   groups: Groups
   showDivision: boolean
+  /** One division is shown: rank within it. */
+  divisionRanks: boolean
   myTeamId: number | undefined
   onOpenTeam: (team: ScoreboardItem) => void
 }) {
@@ -92,7 +95,9 @@ export function ScoreboardTable({
             const solves = new Map(item.solvedChallenges.map((s) => [s.id, s]))
             return (
               <tr key={item.id} className={mine ? classes.mine : undefined} data-mine={mine || undefined}>
-                <td className={classes.rank}>{item.rank}</td>
+                <td className={classes.rank}>
+                  {divisionRanks ? (item.divisionRank ?? item.rank) : item.rank}
+                </td>
                 <th scope="row" className={classes.team}>
                   <UnstyledButton
                     className={classes.teamButton}

@@ -120,6 +120,7 @@ export function ScoreboardView({ game }: { game: GameInfo }) {
               rows={rows}
               groups={groups}
               showDivision={divisions.length > 0}
+              divisionRanks={division !== 'all'}
               myTeamId={myTeamId}
               onOpenTeam={setOpenTeam}
             />

@@ -64,7 +64,7 @@ export default function TeamDialog({
         {solves.length === 0 ? (
           <Text c="dimmed">{t('game.scoreboard.no_solves')}</Text>
         ) : (
-          <Table.ScrollContainer minWidth={420}>
+          <Table.ScrollContainer minWidth={320}>
             <Table striped verticalSpacing={6}>
               <Table.Caption>{t('game.scoreboard.solves_caption', { team: team.name })}</Table.Caption>
               <Table.Thead>
@@ -106,7 +106,7 @@ export default function TeamDialog({
                       <Table.Td ta="end">{solve.score}</Table.Td>
                       <Table.Td>
                         <time dateTime={new Date(solve.time).toISOString()}>
-                          {formatDateTime(solve.time)}
+                          {formatDateTime(solve.time, { dateStyle: 'short' })}
                         </time>
                       </Table.Td>
                     </Table.Tr>
