@@ -54,6 +54,10 @@ export default async function globalSetup() {
         SMTP_SECURE: 'false',
         SMTP_FROM: 'Pennant <ctf@pennant.test>',
         SMTP_REJECT_UNAUTHORIZED: 'false',
+        // The proof-of-work captcha, active only while a test turns the policy's useCaptcha on;
+        // difficulty 12 keeps solving it in the browser well under a second.
+        CAPTCHA_PROVIDER: 'HashPow',
+        CAPTCHA_POW_DIFFICULTY: '12',
       },
     })
     cleanups.push(server.stop)

@@ -1,5 +1,19 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { AccountHeading } from '@/features/account/components/account-heading'
+import { LoginForm } from '@/features/account/components/login-form'
+import { useConfig } from '@/features/info/api'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Login" />
+export default function LoginPage() {
+  const { t } = useTranslation()
+  const { config } = useConfig()
+  usePageTitle(t('account.login.title'))
+  return (
+    <>
+      <AccountHeading title={t('account.login.title')}>
+        {t('account.login.subtitle', { title: config?.title || 'Pennant' })}
+      </AccountHeading>
+      <LoginForm />
+    </>
+  )
 }

@@ -1,5 +1,23 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { Center, Loader } from '@mantine/core'
+import { Navigate, useLocation } from 'react-router'
+import { loginHref } from '@/app/paths'
+import { useUser } from '@/features/account/api'
+import { ProfileView } from '@/features/account/components/profile-view'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Profile" />
+/** The signed-in user's profile; anonymous visitors sign in first and come back here. */
+export default function ProfilePage() {
+  const { t } = useTranslation()
+  const { user, isLoading } = useUser()
+  const location = useLocation()
+  usePageTitle(t('account.profile.title'))
+  if (isLoading)
+    return (
+      <Center mih={200}>
+        <Loader aria-label={t('common.loading')} />
+      </Center>
+    )
+  if (!user) return <Navigate to={loginHref(location.pathname + location.search)} replace />
+  return <ProfileView key={user.userId} user={user} />
 }
