@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { isCoreModule } from './scripts/core-chunk.ts'
 
 /** A git answer, or '' where git or the repository is not there (e.g. a source tarball). */
 function git(...args: string[]): string {
@@ -51,6 +52,8 @@ export default defineConfig({
         entryFileNames: 'static/[name].[hash].js',
         chunkFileNames: 'static/[name].[hash].js',
         assetFileNames: 'static/[name].[hash][extname]',
+        // One chunk for what every first load needs (see scripts/core-chunk.ts for why).
+        codeSplitting: { groups: [{ name: 'core', test: isCoreModule, priority: 10 }] },
       },
     },
   },

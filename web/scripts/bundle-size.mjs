@@ -17,40 +17,56 @@ const ADMIN = 'src/app/layouts/admin-layout.tsx'
 const ADMIN_GAME = 'src/app/layouts/admin-game-layout.tsx'
 const MARKDOWN = 'src/components/markdown/markdown-view.tsx'
 
+/** English strings of an area (app/router.tsx loads a page's areas with it). */
+const strings = (area) => `src/i18n/locales/en-US/${area}.json`
+const ACCOUNT = strings('account')
+const POST = strings('post')
+const GAME_STRINGS = [strings('game'), strings('challenge')]
+const ADMIN_STRINGS = strings('admin')
+
 /** Loaded on every first visit, whatever the route. */
-const always = [
-  ...Object.keys(manifest).filter((k) => manifest[k].isEntry),
-  ...Object.keys(manifest).filter((k) => k.startsWith('src/i18n/locales/en-US/')),
-]
+const always = [...Object.keys(manifest).filter((k) => manifest[k].isEntry), strings('common')]
 
 /** Route → the modules it loads on top of `always` (and how the budget applies). */
 const routes = [
-  ['/account/login', ['src/pages/account/login.tsx'], 150],
-  ['/account/register', ['src/pages/account/register.tsx'], 150],
-  ['/account/recovery', ['src/pages/account/recovery.tsx'], 150],
-  ['/account/reset', ['src/pages/account/reset.tsx'], 150],
-  ['/account/verify', ['src/pages/account/verify.tsx'], 150],
-  ['/account/confirm', ['src/pages/account/confirm.tsx'], 150],
-  ['/account/profile', ['src/pages/account/profile.tsx'], 150],
-  ['/', [MAIN, 'src/pages/home.tsx', MARKDOWN]],
-  ['/about', [MAIN, 'src/pages/about.tsx']],
-  ['/posts', [MAIN, 'src/pages/posts/index.tsx', MARKDOWN]],
-  ['/posts/:postId', [MAIN, 'src/pages/posts/post.tsx', MARKDOWN]],
-  ['/posts/:postId/edit', [MAIN, 'src/pages/posts/post-edit.tsx']],
-  ['/teams', [MAIN, 'src/pages/teams.tsx']],
-  ['/games', [MAIN, 'src/pages/games/index.tsx']],
-  ['/games/:id', [MAIN, 'src/pages/games/game.tsx', MARKDOWN]],
-  ['/games/:id/challenges', [MAIN, GAME, 'src/pages/games/challenges.tsx'], 250],
-  ['/games/:id/scoreboard', [MAIN, GAME, 'src/pages/games/scoreboard.tsx'], 250],
-  ['/games/:id/monitor/events', [MAIN, GAME, 'src/pages/games/monitor/events.tsx']],
-  ['/games/:id/monitor/submissions', [MAIN, GAME, 'src/pages/games/monitor/submissions.tsx']],
-  ['/games/:id/monitor/cheatinfo', [MAIN, GAME, 'src/pages/games/monitor/cheat-info.tsx']],
-  ['/games/:id/monitor/traffic', [MAIN, GAME, 'src/pages/games/monitor/traffic.tsx']],
-  ['/admin/games', [MAIN, ADMIN, 'src/pages/admin/games/index.tsx']],
-  ['/admin/games/:id/info', [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/info.tsx']],
-  ['/admin/games/:id/challenges', [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/challenges.tsx']],
-  ['/admin/games/:id/challenges/:chalId', [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/challenge.tsx']],
-  ['/admin/games/:id/challenges/:chalId/flags', [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/flags.tsx']],
+  ['/account/login', ['src/pages/account/login.tsx', ACCOUNT], 150],
+  ['/account/register', ['src/pages/account/register.tsx', ACCOUNT], 150],
+  ['/account/recovery', ['src/pages/account/recovery.tsx', ACCOUNT], 150],
+  ['/account/reset', ['src/pages/account/reset.tsx', ACCOUNT], 150],
+  ['/account/verify', ['src/pages/account/verify.tsx', ACCOUNT], 150],
+  ['/account/confirm', ['src/pages/account/confirm.tsx', ACCOUNT], 150],
+  ['/account/profile', ['src/pages/account/profile.tsx', ACCOUNT], 150],
+  ['/', [MAIN, 'src/pages/home.tsx', MARKDOWN, POST]],
+  ['/about', [MAIN, 'src/pages/about.tsx', strings('about')]],
+  ['/posts', [MAIN, 'src/pages/posts/index.tsx', MARKDOWN, POST]],
+  ['/posts/:postId', [MAIN, 'src/pages/posts/post.tsx', MARKDOWN, POST]],
+  ['/posts/:postId/edit', [MAIN, 'src/pages/posts/post-edit.tsx', POST]],
+  ['/teams', [MAIN, 'src/pages/teams.tsx', strings('team')]],
+  ['/games', [MAIN, 'src/pages/games/index.tsx', ...GAME_STRINGS]],
+  ['/games/:id', [MAIN, 'src/pages/games/game.tsx', MARKDOWN, ...GAME_STRINGS]],
+  ['/games/:id/challenges', [MAIN, GAME, 'src/pages/games/challenges.tsx', ...GAME_STRINGS], 250],
+  ['/games/:id/scoreboard', [MAIN, GAME, 'src/pages/games/scoreboard.tsx', ...GAME_STRINGS], 250],
+  ['/games/:id/monitor/events', [MAIN, GAME, 'src/pages/games/monitor/events.tsx', ...GAME_STRINGS]],
+  [
+    '/games/:id/monitor/submissions',
+    [MAIN, GAME, 'src/pages/games/monitor/submissions.tsx', ...GAME_STRINGS],
+  ],
+  ['/games/:id/monitor/cheatinfo', [MAIN, GAME, 'src/pages/games/monitor/cheat-info.tsx', ...GAME_STRINGS]],
+  ['/games/:id/monitor/traffic', [MAIN, GAME, 'src/pages/games/monitor/traffic.tsx', ...GAME_STRINGS]],
+  ['/admin/games', [MAIN, ADMIN, 'src/pages/admin/games/index.tsx', ADMIN_STRINGS]],
+  ['/admin/games/:id/info', [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/info.tsx', ADMIN_STRINGS]],
+  [
+    '/admin/games/:id/challenges',
+    [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/challenges.tsx', ADMIN_STRINGS],
+  ],
+  [
+    '/admin/games/:id/challenges/:chalId',
+    [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/challenge.tsx', ADMIN_STRINGS],
+  ],
+  [
+    '/admin/games/:id/challenges/:chalId/flags',
+    [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/flags.tsx', ADMIN_STRINGS],
+  ],
 ]
 
 const gz = new Map()

@@ -6,6 +6,7 @@ import { cacheProvider } from '@/api/cache'
 import { fetchUrl } from '@/api/hooks'
 import { ConfirmHost } from '@/components/confirm'
 import { useConfig } from '@/features/info/api'
+import { useTranslation } from '@/i18n'
 import { resolvePrimary } from '@/theme/colors'
 import { buildTheme } from '@/theme/theme'
 import { useStoredThemeColor } from '@/theme/use-theme-color'
@@ -34,7 +35,9 @@ function ThemedMantine({ children }: { children: ReactNode }) {
   const { config } = useConfig()
   const [stored] = useStoredThemeColor()
   const primary = resolvePrimary(stored, config?.customTheme)
-  const theme = useMemo(() => buildTheme(primary), [primary])
+  const { language } = useTranslation()
+  // biome-ignore lint/correctness/useExhaustiveDependencies: labels in the theme follow the language
+  const theme = useMemo(() => buildTheme(primary), [primary, language])
   return (
     <MantineProvider theme={theme} defaultColorScheme="dark">
       {children}

@@ -1,4 +1,4 @@
-import { Button, Center, Code, Group, Stack, Text, Title } from '@mantine/core'
+import { Box, Button, Center, Group, Stack, Text, Title } from '@mantine/core'
 import { Component, type ErrorInfo, type ReactNode } from 'react'
 import { clearCache } from '@/api/cache'
 import { useTranslation } from '@/i18n'
@@ -21,9 +21,17 @@ export function ErrorScreen({ error, onRetry }: { error: unknown; onRetry: () =>
         {stack && (
           <details>
             <summary>{t('common.error.stack')}</summary>
-            <Code block mah={280} style={{ overflow: 'auto' }}>
+            <Box
+              component="pre"
+              mah={280}
+              p="sm"
+              ff="monospace"
+              fz="xs"
+              bg="var(--mantine-color-default-hover)"
+              style={{ overflow: 'auto', borderRadius: 8 }}
+            >
               {stack}
-            </Code>
+            </Box>
           </details>
         )}
         <Group>

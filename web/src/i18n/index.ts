@@ -4,9 +4,10 @@ import { DEFAULT_LANGUAGE, isRightToLeft, type Language, setCurrentLanguage } fr
 import { type Messages, translate, translateList } from './translate'
 
 /**
- * Translations are one JSON file per area and language (`locales/<lang>/<area>.json`), each
- * its own chunk loaded on demand, merged at runtime under the area name so keys read
- * `account.login.title`. A key missing in the chosen language falls back to English.
+ * Translations are one JSON file per area and language (`locales/<lang>/<area>.json`), each its
+ * own chunk. `common` loads at start; a route loads the areas its page needs together with the
+ * page (`loadAreas`, see app/router.tsx), so no page pays for another's strings. Keys read
+ * `<area>.<group>.<key>`; a key missing in the chosen language falls back to English.
  *
  * This small module replaces i18next: the client needs lookup, `{{value}}` interpolation,
  * fallback and lazy loading, and i18next with its React binding would cost ~18 KB gzip of a
@@ -15,22 +16,48 @@ import { type Messages, translate, translateList } from './translate'
 const files = import.meta.glob<{ default: Messages }>('./locales/*/*.json')
 
 const STORAGE_KEY = 'language'
-const loaded = new Map<Language, Messages>()
+/** language → area → strings; an area present here is loaded (possibly empty: no file). */
+const loaded = new Map<Language, Map<string, Messages>>()
+const pending = new Map<string, Promise<void>>()
 let language: Language = DEFAULT_LANGUAGE
+/** Bumped when strings arrive, so components re-render with them. */
+let version = 0
 const listeners = new Set<() => void>()
 
-async function loadLanguage(code: Language): Promise<Messages> {
-  const cached = loaded.get(code)
-  if (cached) return cached
-  const entries = Object.entries(files).filter(([file]) => file.startsWith(`./locales/${code}/`))
-  const parts = await Promise.all(
-    entries.map(
-      async ([file, load]) => [file.split('/').pop()!.replace('.json', ''), (await load()).default] as const,
-    ),
-  )
-  const messages: Messages = Object.fromEntries(parts)
-  loaded.set(code, messages)
-  return messages
+function emit() {
+  version++
+  for (const listener of listeners) listener()
+}
+
+function areasOf(code: Language): Map<string, Messages> {
+  let areas = loaded.get(code)
+  if (!areas) loaded.set(code, (areas = new Map()))
+  return areas
+}
+
+/** Loads one area of one language (a missing file counts as loaded and empty). */
+function loadArea(code: Language, area: string): Promise<void> {
+  if (loaded.get(code)?.has(area)) return Promise.resolve()
+  const key = `${code}/${area}`
+  let running = pending.get(key)
+  if (!running) {
+    const file = files[`./locales/${code}/${area}.json`]
+    running = (file ? file().then((m) => m.default) : Promise.resolve({} as Messages))
+      .then((messages) => {
+        areasOf(code).set(area, messages)
+      })
+      .finally(() => pending.delete(key))
+    pending.set(key, running)
+  }
+  return running
+}
+
+/** Makes the areas' strings ready in the current language and in English. */
+export async function loadAreas(areas: readonly string[]): Promise<void> {
+  const missing = areas.filter((a) => !loaded.get(language)?.has(a) || !loaded.get(DEFAULT_LANGUAGE)?.has(a))
+  if (!missing.length) return
+  await Promise.all(missing.flatMap((a) => [loadArea(language, a), loadArea(DEFAULT_LANGUAGE, a)]))
+  emit()
 }
 
 function readSafely(read: () => string | null | undefined): string | null {
@@ -62,31 +89,48 @@ function apply(code: Language) {
   try {
     localStorage.setItem(STORAGE_KEY, code)
   } catch {}
-  for (const listener of listeners) listener()
+  emit()
 }
 
 export async function initI18n(): Promise<void> {
-  const code = initialLanguage()
-  await Promise.all([loadLanguage(DEFAULT_LANGUAGE), loadLanguage(code)])
-  apply(code)
+  language = initialLanguage()
+  await loadAreas(['common'])
+  apply(language)
 }
 
-/** Switches language: loads its strings, then updates the interface, the API and `<html lang>`. */
+/** Switches language: loads the areas in use in it, then updates the interface, API and `<html lang>`. */
 export async function changeLanguage(code: Language): Promise<void> {
-  await loadLanguage(code)
+  const inUse = [...areasOf(language).keys()]
+  await Promise.all(inUse.flatMap((a) => [loadArea(code, a), loadArea(DEFAULT_LANGUAGE, a)]))
   apply(code)
 }
 
-const chain = () => [loaded.get(language), loaded.get(DEFAULT_LANGUAGE)] as const
+function chain(area: string): readonly (Messages | undefined)[] {
+  const mine = loaded.get(language)?.get(area)
+  const english = loaded.get(DEFAULT_LANGUAGE)?.get(area)
+  return [mine && { [area]: mine }, english && { [area]: english }]
+}
 
-/** Translates outside React (toasts, helpers). */
+const areaOf = (key: string) => key.slice(0, key.indexOf('.') >>> 0)
+
+/** Whether an area's strings are here; if not, they are fetched and components re-render. */
+function ready(area: string): boolean {
+  if (loaded.get(language)?.has(area) && loaded.get(DEFAULT_LANGUAGE)?.has(area)) return true
+  // A safety net for a route that did not list an area: fetch it now, show it when it comes.
+  void loadAreas([area])
+  return false
+}
+
+/** Translates outside React (toasts, helpers). Empty while the key's area is still loading. */
 export function t(key: string, values?: Record<string, unknown>): string {
-  return translate(chain(), key, values)
+  const area = areaOf(key)
+  return ready(area) ? translate(chain(area), key, values) : ''
 }
 
 /** A list of strings (random placeholders, quips). */
 export function tList(key: string): string[] {
-  return translateList(chain(), key)
+  const area = areaOf(key)
+  return ready(area) ? translateList(chain(area), key) : []
 }
 
 export const getLanguage = () => language
@@ -96,8 +140,8 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener)
 }
 
-/** `t` for components; they re-render when the language changes. */
+/** `t` for components; they re-render when the language changes or strings arrive. */
 export function useTranslation() {
-  const current = useSyncExternalStore(subscribe, getLanguage)
-  return { t, tList, language: current }
+  useSyncExternalStore(subscribe, () => version)
+  return { t, tList, language }
 }

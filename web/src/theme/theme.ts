@@ -1,7 +1,8 @@
 import { createTheme, type MantineColorsTuple } from '@mantine/core'
+import { t } from '@/i18n'
 import { BRAND, paletteOf } from './colors'
 
-/** The Mantine theme for a primary colour (null = the brand ramp). */
+/** The Mantine theme for a primary colour (null = the brand ramp), in the current language. */
 export function buildTheme(primary: string | null) {
   return createTheme({
     primaryColor: 'brand',
@@ -17,7 +18,14 @@ export function buildTheme(primary: string | null) {
     cursorType: 'pointer',
     focusRing: 'auto',
     components: {
-      Modal: { defaultProps: { centered: true, overlayProps: { backgroundOpacity: 0.5, blur: 8 } } },
+      Modal: {
+        defaultProps: {
+          centered: true,
+          overlayProps: { backgroundOpacity: 0.5, blur: 8 },
+          // Mantine's close button has no accessible name of its own.
+          closeButtonProps: { 'aria-label': t('common.button.close') },
+        },
+      },
       Tooltip: { defaultProps: { withArrow: true, openDelay: 300 } },
       Badge: { defaultProps: { variant: 'light' } },
     },

@@ -19,7 +19,7 @@ export function AccountLayout() {
         {t('common.nav.skip')}
       </a>
       <Group justify="space-between" p="sm" component="header">
-        <Brand withTitle size={32} />
+        <Brand withTitle titleFrom="xs" size={32} />
         <Group gap={4} wrap="nowrap">
           <LanguageSelect />
           <ColorSchemeToggle />

@@ -1,10 +1,21 @@
-import { Group, Image, Text } from '@mantine/core'
+import { Group, Text } from '@mantine/core'
 import { Link } from 'react-router'
 import { paths } from '@/app/paths'
 import { useConfig } from '@/features/info/api'
 
-/** The platform logo (the admin's, or Pennant's) linking home, with the title when asked. */
-export function Brand({ withTitle, size = 36 }: { withTitle?: boolean; size?: number }) {
+/**
+ * The platform logo (the admin's, or Pennant's) linking home, with the title when asked;
+ * `titleFrom` hides the title below a breakpoint (narrow phones keep just the logo).
+ */
+export function Brand({
+  withTitle,
+  titleFrom,
+  size = 36,
+}: {
+  withTitle?: boolean
+  titleFrom?: 'xs' | 'sm'
+  size?: number
+}) {
   const { config } = useConfig()
   const title = config?.title || 'Pennant'
   return (
@@ -13,11 +24,17 @@ export function Brand({ withTitle, size = 36 }: { withTitle?: boolean; size?: nu
       gap="xs"
       wrap="nowrap"
       style={{ textDecoration: 'none', color: 'inherit' }}
-      aria-label={withTitle ? undefined : title}
+      aria-label={title}
     >
-      <Image src={config?.logoUrl || '/favicon.svg'} alt="" w={size} h={size} radius="md" />
+      <img
+        src={config?.logoUrl || '/favicon.svg'}
+        alt=""
+        width={size}
+        height={size}
+        style={{ borderRadius: 8 }}
+      />
       {withTitle && (
-        <Text fw={700} size="lg" truncate>
+        <Text fw={700} size="lg" truncate visibleFrom={titleFrom} aria-hidden>
           {title}
         </Text>
       )}

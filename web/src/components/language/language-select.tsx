@@ -1,5 +1,5 @@
-import { NativeSelect } from '@mantine/core'
-import { IconLanguage } from '@tabler/icons-react'
+import { Input } from '@mantine/core'
+import { IconLanguage, IconSelector } from '@tabler/icons-react'
 import { useTranslation } from '@/i18n'
 import { LANGUAGES, type Language } from '@/i18n/languages'
 import { useLanguageChoice } from './use-language-choice'
@@ -10,14 +10,22 @@ export function LanguageSelect() {
   const { language, choose, dialog } = useLanguageChoice()
   return (
     <>
-      <NativeSelect
+      <Input
+        component="select"
         aria-label={t('common.language.label')}
         size="xs"
         leftSection={<IconLanguage size={16} aria-hidden />}
+        rightSection={<IconSelector size={14} aria-hidden />}
+        rightSectionPointerEvents="none"
         value={language}
-        onChange={(e) => choose(e.currentTarget.value as Language)}
-        data={LANGUAGES.map((l) => ({ value: l.code, label: l.name }))}
-      />
+        onChange={(e: React.ChangeEvent<HTMLSelectElement>) => choose(e.currentTarget.value as Language)}
+      >
+        {LANGUAGES.map((l) => (
+          <option key={l.code} value={l.code} lang={l.code}>
+            {l.name}
+          </option>
+        ))}
+      </Input>
       {dialog}
     </>
   )

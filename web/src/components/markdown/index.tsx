@@ -1,5 +1,6 @@
 import { Skeleton, Stack } from '@mantine/core'
 import { lazy, Suspense } from 'react'
+import '@mantine/core/styles/Skeleton.css'
 
 // The parser and sanitiser load with the first Markdown on screen, not with the app.
 const MarkdownView = lazy(() => import('./markdown-view'))

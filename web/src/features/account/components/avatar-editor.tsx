@@ -4,7 +4,6 @@ import { useTranslation } from '@/i18n'
 import { useProfileActions } from '../actions'
 import type { Profile } from '../api'
 import { UserAvatar } from './user-avatar'
-import '@mantine/core/styles/Progress.css'
 
 /** The user's avatar and the upload that replaces it (the profile refreshes to show the new one). */
 export function AvatarEditor({ user }: { user: Profile }) {
