@@ -2,6 +2,7 @@
  * `npm run bench`: seeds a game on PostgreSQL, starts the real server in its own process and
  * drives HTTP load at it from this one, then prints the figures issue 5 asks for.
  *   --teams 1000 --challenges 50 --solves 20000 --seconds 10 --concurrency 64
+ * (challenges default to the solves per team + 30, at least 50).
  * The database server comes from BENCH_DATABASE_URL (default: the machine's PostgreSQL).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -20,10 +21,14 @@ const arg = (name: string, fallback: number) => {
   const i = args.indexOf(`--${name}`)
   return i >= 0 ? Number(args[i + 1]) : fallback
 }
+const teams = arg('teams', 1000)
+const solves = arg('solves', 20000)
 const opts = {
-  teams: arg('teams', 1000),
-  challenges: arg('challenges', 50),
-  solves: arg('solves', 20000),
+  teams,
+  // Enough challenges for every team's share of the seeded solves plus 30 left to solve
+  // (50 at the defaults): `--solves 200000` works without other options.
+  challenges: arg('challenges', Math.max(50, Math.ceil(solves / teams) + 30)),
+  solves,
   seconds: arg('seconds', 10),
   concurrency: arg('concurrency', 64),
 }

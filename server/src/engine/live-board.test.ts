@@ -87,6 +87,32 @@ describe(LiveBoard, () => {
     },
   )
 
+  it.each(Array.from({ length: 30 }, (_, i) => i + 1))(
+    'stays equal to the reference between snapshots, solves arriving one by one (game %i)',
+    (seed) => {
+      const input = randomGame(seed)
+      const r = rng(seed * 13)
+      const shuffled = [...input.solves].sort(() => r(3) - 1)
+      // Solve counts grow as the judge counts them, so points change between snapshots too.
+      const solvers = new Map(input.challenges.map((c) => [c.id, new Set<number>()]))
+      const counts = () => input.challenges.map((c) => ({ ...c, acceptedCount: solvers.get(c.id)!.size }))
+      const live = new LiveBoard({ ...input, challenges: counts() })
+      shuffled.forEach((s, k) => {
+        if (s.time < input.endTime) solvers.get(s.challengeId)!.add(s.participationId)
+        live.addSolve(s, solvers.get(s.challengeId)!.size)
+        // Snapshots at irregular steps: appended lists, rewritten ones and untouched ones mix.
+        if (r(3) === 0 || k === shuffled.length - 1) {
+          const expected = buildScoreboard({
+            ...input,
+            challenges: counts(),
+            solves: shuffled.slice(0, k + 1),
+          })
+          expect(JSON.parse(live.toJson(123))).toEqual(expected)
+        }
+      })
+    },
+  )
+
   it('raises a challenge’s solve count as solves are judged', () => {
     const input = randomGame(5)
     const c = input.challenges[0]!

@@ -37,7 +37,9 @@ export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const entry = await scoreboard.get(request.params.id)
       if (entry.hidden && (request.user?.role ?? 0) < 3) throw fail('Game_NotFound')
       if (notModified(request, reply, entry.etag, entry.updatedAt)) return reply
-      // Pre-serialised once per change: sent as bytes, the serializer is not involved.
+      // Pre-serialised once per change: sent as bytes, the serializer is not involved. The
+      // buffer stays out of reuse until the response is done.
+      reply.raw.once('close', entry.retain())
       return (reply as FastifyReply).type('application/json; charset=utf-8').send(entry.bytes)
     },
   )

@@ -17,11 +17,29 @@ export interface BoardEntry {
   updatedAt: Date
   /** The game is hidden: only admins may read the board (decisions.md item 9). */
   hidden: boolean
+  /**
+   * Call before sending `bytes`, and the returned function once the response is done: the
+   * buffer of a big board is reused by a later rebuild only when no response still sends it.
+   */
+  retain(): () => void
 }
+
+/** A buffer big boards are written into, and the responses still sending it. */
+interface Slab {
+  buf: Buffer
+  readers: number
+  /** Holds the bytes of the game's current entry. */
+  current: boolean
+}
+/** Boards from this size on are written into reused buffers (a few per game). */
+const SLAB_MIN = 1 << 20
+const SLABS_PER_GAME = 3
+const noRelease = () => {}
 
 interface GameState {
   live: LiveBoard
   entry: BoardEntry
+  slabs: Slab[]
   /** A rebuild is scheduled (bursts of solves coalesce into it). */
   timer: NodeJS.Timeout | null
   /** Something other than a solve changed: reload the inputs from the database. */
@@ -36,9 +54,10 @@ interface GameState {
  * reviews) mark the game stale and the next rebuild reloads it. Rebuilds coalesce: every change
  * within `delayMs` of the first one is covered by a single rebuild.
  */
-export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
+export function createScoreboardService(deps: { db: Db; delayMs?: number; slabMinBytes?: number }) {
   const { db } = deps
   const delayMs = deps.delayMs ?? 150
+  const slabMin = deps.slabMinBytes ?? SLAB_MIN
   const games = new Map<number, GameState>()
   const loading = new Map<number, Promise<GameState>>()
 
@@ -117,22 +136,60 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
   /** How long the last rebuild took: the coalescing window grows with it (see `schedule`). */
   let lastRenderMs = 0
 
-  function render(gameId: number, live: LiveBoard, hidden: boolean): BoardEntry {
+  /**
+   * A buffer for a board of `size` bytes. Big boards reuse a buffer that no response is sending
+   * and that does not hold the current board: allocating megabytes of fresh external memory at
+   * every rebuild made V8 run full garbage collections, a cost that grew with the board.
+   */
+  function take(slabs: Slab[], size: number): { buf: Buffer; slab: Slab | null } {
+    if (size < slabMin) return { buf: Buffer.allocUnsafe(size), slab: null }
+    const free = (x: Slab) => x.readers === 0 && !x.current
+    let slab = slabs.find((x) => free(x) && x.buf.length >= size)
+    if (!slab) {
+      slab = { buf: Buffer.allocUnsafeSlow(Math.ceil(size * 1.25)), readers: 0, current: false }
+      const spare = slabs.findIndex(free)
+      if (spare >= 0) slabs[spare] = slab
+      else if (slabs.length < SLABS_PER_GAME) slabs.push(slab)
+    }
+    return { buf: slab.buf, slab }
+  }
+
+  function render(gameId: number, live: LiveBoard, hidden: boolean, slabs: Slab[]): BoardEntry {
     const started = performance.now()
     const now = Date.now()
-    const bytes = Buffer.from(live.toJson(now))
+    let slab: Slab | null = null
+    const bytes = live.toBytes(now, (size) => {
+      const taken = take(slabs, size)
+      slab = taken.slab
+      return taken.buf
+    })
+    for (const x of slabs) x.current = x === slab
     // A version, not a hash of megabytes: unique per render of this process.
     const etag = `${gameId}-${epoch}-${++version}`
     lastRenderMs = performance.now() - started
-    return { live, bytes, etag, updatedAt: new Date(now), hidden }
+    const held = slab as Slab | null
+    const retain = held
+      ? () => {
+          held.readers++
+          let released = false
+          return () => {
+            if (released) return
+            released = true
+            held.readers--
+          }
+        }
+      : () => noRelease
+    return { live, bytes, etag, updatedAt: new Date(now), hidden, retain }
   }
 
   async function load(gameId: number): Promise<GameState> {
     const { startsAt, hidden, ...input } = await loadInput(gameId)
     const live = LiveBoard.from(input)
+    const slabs = games.get(gameId)?.slabs ?? []
     const state: GameState = {
       live,
-      entry: render(gameId, live, hidden),
+      slabs,
+      entry: render(gameId, live, hidden, slabs),
       timer: null,
       stale: false,
       startsAt,
@@ -143,13 +200,17 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number }) {
 
   function schedule(gameId: number, state: GameState) {
     if (state.timer) return
-    // Rebuilds get at most about a third of the event loop, and a solve shows within a second.
-    const wait = Math.min(800, Math.max(delayMs, lastRenderMs * 2))
+    // Rebuilds cost time in proportion to the whole board: waiting five times as long as the
+    // last one took keeps them to a sixth of the event loop whatever the number of solves (so
+    // the cost per solve stays flat), and a solve still shows within a second.
+    const wait = Math.min(800, Math.max(delayMs, lastRenderMs * 5))
     state.timer = setTimeout(() => {
       state.timer = null
       const rebuild = state.stale
         ? load(gameId)
-        : Promise.resolve(Object.assign(state, { entry: render(gameId, state.live, state.entry.hidden) }))
+        : Promise.resolve(
+            Object.assign(state, { entry: render(gameId, state.live, state.entry.hidden, state.slabs) }),
+          )
       state.stale = false
       rebuild.catch(() => games.delete(gameId))
     }, wait)
