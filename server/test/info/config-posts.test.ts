@@ -7,6 +7,8 @@ import { createTestApp, type TestApp } from '../helpers/app.ts'
 let t: TestApp
 beforeAll(async () => {
   t = await createTestApp()
+  // As at start-up: the administrator exists before the welcome post is written.
+  await adminAgent(t.app)
   await t.app.deps.services.posts.ensureWelcome()
 })
 afterAll(() => t.close())
@@ -103,7 +105,7 @@ describe('GET/PUT /api/admin/config', () => {
 })
 
 describe('posts', () => {
-  it('seeds one welcome post and serves it in both lists and by id', async () => {
+  it('seeds one welcome post, signed by the administrator, and serves it in both lists and by id', async () => {
     const latest = await new Agent(t.app).get('/api/posts/latest')
     expect(latest.statusCode).toBe(200)
     const [post] = latest.json()
@@ -114,7 +116,7 @@ describe('posts', () => {
       isPinned: false,
       tags: [],
       authorAvatar: null,
-      authorName: null,
+      authorName: 'Admin',
       time: expect.any(Number),
     })
     expect((await new Agent(t.app).get('/api/posts')).json()).toEqual([post])

@@ -121,9 +121,16 @@ export function createPostService(deps: { db: Db }) {
     async ensureWelcome(): Promise<void> {
       const [any] = await db.select({ id: posts.id }).from(posts).limit(1)
       if (any) return
+      // Signed by the first administrator, so the post does not read "unknown author".
+      const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.role, 3)).limit(1)
       await db
         .insert(posts)
-        .values({ id: crypto.randomUUID().slice(0, 8), ...WELCOME, updateTimeUtc: new Date() })
+        .values({
+          id: crypto.randomUUID().slice(0, 8),
+          ...WELCOME,
+          authorId: admin?.id ?? null,
+          updateTimeUtc: new Date(),
+        })
         .onConflictDoNothing()
     },
   }
