@@ -33,6 +33,13 @@ describe('PUT /api/account/update', () => {
     })
   })
 
+  it('clears the phone number with an empty string', async () => {
+    const { agent } = await registeredUser(t.app)
+    await agent.put('/api/account/update', { phone: '+44 20 7946 0958' })
+    expect((await agent.put('/api/account/update', { phone: '' })).statusCode).toBe(200)
+    expect((await agent.get('/api/account/profile')).json().phone).toBeNull()
+  })
+
   it('renames, refusing a name someone else has', async () => {
     const a = await registeredUser(t.app)
     const b = await registeredUser(t.app)

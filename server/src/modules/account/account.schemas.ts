@@ -5,7 +5,8 @@ const UserName = RequiredString({ minLength: 3, maxLength: 15, description: 'Use
 const Email = Type.String({ format: 'email', maxLength: 256, description: 'E-mail address' })
 const Password = RequiredString({ maxLength: 128, description: 'Password' })
 /** Phone numbers: digits with the usual separators, optionally a leading +. */
-const Phone = Type.String({ pattern: '^\\+?[0-9][0-9 ().-]{2,30}$', maxLength: 32 })
+// An empty string clears the number (null keeps it, as upstream).
+const Phone = Type.String({ pattern: '^(\\+?[0-9][0-9 ().-]{2,30})?$', maxLength: 32 })
 const Challenge = Type.Optional(Nullable(Type.String({ maxLength: 4096, description: 'Captcha answer' })))
 
 export const RegisterModel = Type.Object({

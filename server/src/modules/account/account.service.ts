@@ -200,7 +200,7 @@ export function createAccountService(deps: {
       if (input.userName != null && input.userName.trim() !== actor.userName)
         patch.userName = input.userName.trim()
       if (input.bio != null) patch.bio = input.bio
-      if (input.phone != null) patch.phone = input.phone
+      if (input.phone != null) patch.phone = input.phone === '' ? null : input.phone
       if (input.realName != null) patch.realName = input.realName
       if (input.stdNumber != null) patch.stdNumber = input.stdNumber
       if (Object.keys(patch).length) await updateUser(db, actor.id, patch)

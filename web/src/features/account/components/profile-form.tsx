@@ -48,8 +48,8 @@ export function ProfileForm({ user, emailSlot }: { user: Profile; emailSlot: Rea
       await notify.pending(
         update({
           userName: values.userName.trim(),
-          // The server keeps the stored number for null; an empty string is not a phone number.
-          phone: values.phone.trim() || null,
+          // An empty string clears the stored number (null would keep it).
+          phone: values.phone.trim(),
           stdNumber: values.stdNumber.trim(),
           realName: values.realName.trim(),
           bio: values.bio,
