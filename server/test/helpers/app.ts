@@ -18,7 +18,13 @@ export interface TestApp {
  */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-test-'))
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env })
+  // No web client unless a test asks for one: answers must not depend on whether web/dist was built.
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    WEB_DIR: path.join(dataDir, 'no-web-client'),
+    ...env,
+  })
   const database = await createTestDatabase()
   const infra = createInfra(config)
   const app = await buildApp({ config, database, infra, logger: false })

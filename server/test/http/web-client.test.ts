@@ -1,0 +1,54 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Agent } from '../helpers/agent.ts'
+import { createTestApp, type TestApp } from '../helpers/app.ts'
+
+let t: TestApp
+let webDir: string
+beforeAll(async () => {
+  webDir = await mkdtemp(path.join(tmpdir(), 'pennant-web-'))
+  await mkdir(path.join(webDir, 'static'))
+  await writeFile(
+    path.join(webDir, 'index.html'),
+    '<!doctype html><title>Pennant</title><div id="root"></div>',
+  )
+  await writeFile(path.join(webDir, 'static', 'core.abc123.js'), 'console.log(1)')
+  t = await createTestApp({ WEB_DIR: webDir })
+})
+afterAll(async () => {
+  await t.close()
+  await rm(webDir, { recursive: true, force: true })
+})
+
+describe('the built web client', () => {
+  it.each([
+    '/',
+    '/account/verify?token=x&email=y',
+    '/games/3/Scoreboard',
+    '/admin/games/1/challenges/2/flags',
+  ])('answers the client route %s with the page', async (url) => {
+    const res = await new Agent(t.app).get(url)
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toMatch(/^text\/html/)
+    expect(res.body).toContain('<div id="root">')
+  })
+
+  it('serves hashed files for a year', async () => {
+    const res = await new Agent(t.app).get('/static/core.abc123.js')
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+  })
+
+  it('keeps API paths JSON, never the page', async () => {
+    const res = await new Agent(t.app).get('/api/no/such/route')
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toEqual({ title: expect.any(String), status: 404 })
+  })
+
+  it('never serves a file from outside its folder', async () => {
+    const res = await new Agent(t.app).get('/static/../../../../etc/passwd')
+    expect(res.body).not.toContain('root:')
+  })
+})
