@@ -20,7 +20,6 @@ const tags = ['Game']
 /** Game — the team's view, challenges, flags and the scoreboard (api-contract §2.6). */
 export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { play, scoreboard, playContext } = app.deps.services
-  const { db } = app.deps
 
   app.get(
     '/game/:id/scoreboard',
