@@ -56,6 +56,10 @@ const routes = [
   ['/admin/games', [MAIN, ADMIN, 'src/pages/admin/games/index.tsx', ADMIN_STRINGS]],
   ['/admin/games/:id/info', [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/info.tsx', ADMIN_STRINGS]],
   [
+    '/admin/games/:id/notices',
+    [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/notices.tsx', MARKDOWN, ADMIN_STRINGS],
+  ],
+  [
     '/admin/games/:id/challenges',
     [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/challenges.tsx', ADMIN_STRINGS],
   ],
@@ -66,6 +70,11 @@ const routes = [
   [
     '/admin/games/:id/challenges/:chalId/flags',
     [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/flags.tsx', ADMIN_STRINGS],
+  ],
+  ['/admin/games/:id/review', [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/review.tsx', ADMIN_STRINGS]],
+  [
+    '/admin/games/:id/writeups',
+    [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/writeups.tsx', ADMIN_STRINGS],
   ],
 ]
 

@@ -1,5 +1,15 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { RequireRole } from '@/app/guards'
+import { TeamsView } from '@/features/team/components/teams-view'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Teams" />
+/** `/teams`: my teams (signed-in users; anonymous visitors go to the login page). */
+export default function TeamsPage() {
+  const { t } = useTranslation()
+  usePageTitle(t('team.title'))
+  return (
+    <RequireRole min="User">
+      <TeamsView />
+    </RequireRole>
+  )
 }

@@ -1,11 +1,35 @@
+import { Box } from '@mantine/core'
+import {
+  IconFileText,
+  IconFlag,
+  IconServer,
+  IconSettings,
+  IconUser,
+  IconUsersGroup,
+} from '@tabler/icons-react'
 import { Outlet } from 'react-router'
 import { RequireRole } from '@/app/guards'
+import { paths } from '@/app/paths'
+import { useTranslation } from '@/i18n'
+import { AdminTabs } from './admin-tabs'
 
-/** The administration area: admins only. The tab strip arrives with the admin screens. */
+/** The administration area: admins only, with the area's tabs above every screen. */
 export default function AdminLayout() {
+  const { t } = useTranslation()
+  const tabs = [
+    { to: paths.admin.games, label: t('admin.tabs.games'), icon: IconFlag },
+    { to: paths.admin.teams, label: t('admin.tabs.teams'), icon: IconUsersGroup },
+    { to: paths.admin.users, label: t('admin.tabs.users'), icon: IconUser },
+    { to: paths.admin.instances, label: t('admin.tabs.instances'), icon: IconServer },
+    { to: paths.admin.logs, label: t('admin.tabs.logs'), icon: IconFileText },
+    { to: paths.admin.settings, label: t('admin.tabs.settings'), icon: IconSettings },
+  ]
   return (
     <RequireRole min="Admin">
-      <Outlet />
+      <Box maw={1280} mx="auto">
+        <AdminTabs tabs={tabs} label={t('admin.tabs.label')} />
+        <Outlet />
+      </Box>
     </RequireRole>
   )
 }

@@ -1,5 +1,11 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { useParams } from 'react-router'
+import { ChallengeList } from '@/features/edit/components/challenge-list'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Challenges" />
+/** `/admin/games/:id/challenges`: the game's challenges. */
+export default function GameChallengesPage() {
+  const { t } = useTranslation()
+  usePageTitle(t('admin.game_tabs.challenges'))
+  return <ChallengeList gameId={Number(useParams().id)} />
 }

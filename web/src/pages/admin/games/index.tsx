@@ -1,5 +1,10 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { GameList } from '@/features/edit/components/game-list'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Games" />
+/** `/admin/games`: every game, and new ones. */
+export default function AdminGamesPage() {
+  const { t } = useTranslation()
+  usePageTitle(t('admin.games.title'))
+  return <GameList />
 }

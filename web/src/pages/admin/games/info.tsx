@@ -1,5 +1,22 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { useParams } from 'react-router'
+import { useEditGame } from '@/features/edit/api'
+import { DataState } from '@/features/edit/components/data-state'
+import { GameInfoForm } from '@/features/edit/components/game-info-form'
+import { useSettled } from '@/features/edit/use-settled'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Game info" />
+/** `/admin/games/:id/info`: every setting of a game. */
+export default function GameInfoPage() {
+  const { t } = useTranslation()
+  const id = Number(useParams().id)
+  const result = useEditGame(id)
+  const { data: game, error, mutate } = result
+  const settled = useSettled(result)
+  usePageTitle(game ? `${t('admin.game_tabs.info')} · ${game.title}` : t('admin.game_tabs.info'))
+  return (
+    <DataState loading={!settled && !error} error={settled ? undefined : error} onRetry={() => mutate()}>
+      {settled && game && <GameInfoForm key={game.id} game={game} />}
+    </DataState>
+  )
 }

@@ -1,5 +1,11 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { useParams } from 'react-router'
+import { NoticeList } from '@/features/edit/components/notice-list'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Notices" />
+/** `/admin/games/:id/notices`: the game's announcements. */
+export default function GameNoticesPage() {
+  const { t } = useTranslation()
+  usePageTitle(t('admin.game_tabs.notices'))
+  return <NoticeList gameId={Number(useParams().id)} />
 }

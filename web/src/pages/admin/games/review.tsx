@@ -1,5 +1,11 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { useParams } from 'react-router'
+import { ReviewList } from '@/features/edit/components/review-list'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Review" />
+/** `/admin/games/:id/review`: the teams that registered, and the decisions on them. */
+export default function GameReviewPage() {
+  const { t } = useTranslation()
+  usePageTitle(t('admin.game_tabs.review'))
+  return <ReviewList gameId={Number(useParams().id)} />
 }

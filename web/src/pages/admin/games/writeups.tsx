@@ -1,5 +1,11 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { useParams } from 'react-router'
+import { WriteupList } from '@/features/edit/components/writeup-list'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Writeups" />
+/** `/admin/games/:id/writeups`: the teams' writeups. */
+export default function GameWriteupsPage() {
+  const { t } = useTranslation()
+  usePageTitle(t('admin.game_tabs.writeups'))
+  return <WriteupList gameId={Number(useParams().id)} />
 }

@@ -1,0 +1,71 @@
+import { Anchor, Badge, Group, Stack, Text, Title } from '@mantine/core'
+import { IconArrowLeft } from '@tabler/icons-react'
+import { Link } from 'react-router'
+import { paths } from '@/app/paths'
+import { useTranslation } from '@/i18n'
+import { useEditChallenge } from '../api'
+import { TYPE_COLOR } from '../categories'
+import { flagMode } from '../flag-rules'
+import { AttachmentSection } from './attachment-section'
+import { DataState } from './data-state'
+import { DynamicAttachmentFlags } from './dynamic-attachment-flags'
+import { FlagTemplateSection } from './flag-template-section'
+import { StaticFlags } from './static-flags'
+import '@mantine/core/styles/Badge.css'
+
+/** A challenge's attachment and flags, in the form its type calls for. */
+export function FlagsView({ gameId, challengeId }: { gameId: number; challengeId: number }) {
+  const { t } = useTranslation()
+  const { data: challenge, error, isLoading, mutate } = useEditChallenge(gameId, challengeId)
+  const refresh = () => void mutate()
+  const mode = challenge ? flagMode(challenge.type) : null
+
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to={paths.admin.challenge(gameId, challengeId)} size="sm" w="fit-content">
+        <Group gap={4}>
+          <IconArrowLeft size={14} aria-hidden />
+          {t('admin.flags.back')}
+        </Group>
+      </Anchor>
+      <DataState loading={isLoading && !challenge} error={challenge ? undefined : error} onRetry={refresh}>
+        {challenge && (
+          <Stack gap="md">
+            <Group gap="sm">
+              <Title order={2} size="h3" style={{ wordBreak: 'break-word' }}>
+                {t('admin.flags.heading', { title: challenge.title })}
+              </Title>
+              <Badge color={TYPE_COLOR[challenge.type]} variant="outline">
+                {t(`admin.challenge_type.${challenge.type}`)}
+              </Badge>
+            </Group>
+            <Text size="sm" c="dimmed">
+              {t(`admin.challenge_type_hint.${challenge.type}`)}
+            </Text>
+            {/* Dynamic attachments carry one file per flag instead of a shared one. */}
+            {mode !== 'dynamicAttachment' && (
+              <AttachmentSection
+                key={`${challenge.attachment?.type}-${challenge.attachment?.url}`}
+                gameId={gameId}
+                challenge={challenge}
+                onChanged={refresh}
+              />
+            )}
+            {mode === 'static' && <StaticFlags gameId={gameId} challenge={challenge} onChanged={refresh} />}
+            {mode === 'dynamicAttachment' && (
+              <DynamicAttachmentFlags gameId={gameId} challenge={challenge} onChanged={refresh} />
+            )}
+            {mode === 'template' && (
+              <FlagTemplateSection
+                key={challenge.flagTemplate ?? ''}
+                gameId={gameId}
+                challenge={challenge}
+                onChanged={refresh}
+              />
+            )}
+          </Stack>
+        )}
+      </DataState>
+    </Stack>
+  )
+}

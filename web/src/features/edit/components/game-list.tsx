@@ -1,0 +1,168 @@
+import {
+  Badge,
+  Button,
+  Center,
+  Group,
+  Image,
+  Pagination,
+  Paper,
+  Stack,
+  Switch,
+  Text,
+  Title,
+} from '@mantine/core'
+import { IconEdit, IconFlag, IconPlus } from '@tabler/icons-react'
+import { useState } from 'react'
+import { Link } from 'react-router'
+import { paths } from '@/app/paths'
+import { useTranslation } from '@/i18n'
+import { formatDateTime } from '@/utils/format-date'
+import { notify } from '@/utils/notify'
+import { type EditGame, useEditGames, useGameActions } from '../api'
+import { DataState } from './data-state'
+import { NewGameModal } from './new-game-modal'
+import '@mantine/core/styles/Pagination.css'
+import '@mantine/core/styles/Switch.css'
+import '@mantine/core/styles/Badge.css'
+
+const PAGE_SIZE = 30
+
+function GameRow({ game }: { game: EditGame }) {
+  const { t } = useTranslation()
+  const { update } = useGameActions()
+  const [busy, setBusy] = useState(false)
+  const now = Date.now()
+  const phase = now < game.start ? 'upcoming' : now > game.end ? 'ended' : 'running'
+
+  const toggleHidden = async (hidden: boolean) => {
+    setBusy(true)
+    try {
+      await update(game.id, { ...game, hidden })
+      notify.success(
+        hidden
+          ? t('admin.games.now_hidden', { title: game.title })
+          : t('admin.games.now_visible', { title: game.title }),
+      )
+    } catch (err) {
+      notify.error(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Paper withBorder p="sm" radius="md" component="li">
+      <Group wrap="nowrap" align="flex-start" gap="md">
+        {game.poster ? (
+          <Image src={game.poster} alt="" w={96} h={54} radius="sm" fit="cover" visibleFrom="xs" />
+        ) : (
+          <Center
+            w={96}
+            h={54}
+            bg="var(--mantine-color-default-hover)"
+            style={{ borderRadius: 4 }}
+            visibleFrom="xs"
+          >
+            <IconFlag size={22} aria-hidden color="var(--mantine-color-dimmed)" />
+          </Center>
+        )}
+        <Stack gap={4} style={{ flex: 1 }} miw={0}>
+          <Group gap="xs" wrap="wrap">
+            <Title order={2} size="h5" style={{ wordBreak: 'break-word' }}>
+              <Link to={paths.admin.game(game.id, 'info')} style={{ color: 'inherit' }}>
+                {game.title}
+              </Link>
+            </Title>
+            <Badge
+              size="sm"
+              variant="light"
+              color={phase === 'running' ? 'teal' : phase === 'upcoming' ? 'yellow' : 'blue'}
+            >
+              {t(`admin.games.phase.${phase}`)}
+            </Badge>
+          </Group>
+          <Text size="xs" c="dimmed">
+            {formatDateTime(game.start)} – {formatDateTime(game.end)}
+          </Text>
+          {game.summary && (
+            <Text size="sm" lineClamp={2}>
+              {game.summary}
+            </Text>
+          )}
+        </Stack>
+        <Stack gap="xs" align="flex-end">
+          <Switch
+            label={t('admin.games.hidden')}
+            checked={game.hidden}
+            disabled={busy}
+            onChange={(e) => toggleHidden(e.currentTarget.checked)}
+            labelPosition="left"
+            aria-label={t('admin.games.hide_named', { title: game.title })}
+          />
+          <Button
+            component={Link}
+            to={paths.admin.game(game.id, 'info')}
+            size="xs"
+            variant="light"
+            leftSection={<IconEdit size={14} aria-hidden />}
+            aria-label={t('admin.games.edit_named', { title: game.title })}
+          >
+            {t('common.button.edit')}
+          </Button>
+        </Stack>
+      </Group>
+    </Paper>
+  )
+}
+
+/** Every game, hidden ones too, 30 a page, newest first; create a game from here. */
+export function GameList() {
+  const { t } = useTranslation()
+  const [page, setPage] = useState(1)
+  const [creating, setCreating] = useState(false)
+  const { data, error, isLoading, mutate } = useEditGames(page, PAGE_SIZE)
+  const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE))
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          {t('admin.games.title')}
+        </Title>
+        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
+          {t('admin.games.new')}
+        </Button>
+      </Group>
+      <DataState
+        loading={isLoading && !data}
+        error={data ? undefined : error}
+        onRetry={() => mutate()}
+        isEmpty={data?.data.length === 0}
+        empty={{
+          icon: IconFlag,
+          title: t('admin.games.empty_title'),
+          description: t('admin.games.empty_body'),
+        }}
+      >
+        <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+          {data?.data.map((game) => (
+            <GameRow key={game.id} game={game} />
+          ))}
+        </Stack>
+        {pages > 1 && (
+          <Group justify="center">
+            <Pagination
+              total={pages}
+              value={page}
+              onChange={setPage}
+              getControlProps={(control) => ({
+                'aria-label': t(`admin.pagination.${control}`),
+              })}
+            />
+          </Group>
+        )}
+      </DataState>
+      <NewGameModal opened={creating} onClose={() => setCreating(false)} />
+    </Stack>
+  )
+}

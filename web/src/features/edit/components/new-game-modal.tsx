@@ -1,0 +1,102 @@
+import { Button, Group, Stack, TextInput } from '@mantine/core'
+import { type FormEvent, useState } from 'react'
+import { useNavigate } from 'react-router'
+import { paths } from '@/app/paths'
+import { useTranslation } from '@/i18n'
+import { notify } from '@/utils/notify'
+import { useGameActions } from '../api'
+import { fromLocalInput, toLocalInput } from '../datetime'
+import { TITLE_MAX } from '../game-form'
+import { EditModal } from './edit-modal'
+
+const HOUR = 3_600_000
+
+/** A new game from a title and its dates; the rest is edited on its info tab, where it opens. */
+export function NewGameModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const { create } = useGameActions()
+  // Tomorrow at the full hour, for 24 hours: a start that is easy to adjust.
+  const [defaults] = useState(() => {
+    const start = Math.ceil((Date.now() + 24 * HOUR) / HOUR) * HOUR
+    return { start: toLocalInput(start), end: toLocalInput(start + 24 * HOUR) }
+  })
+  const [title, setTitle] = useState('')
+  const [start, setStart] = useState(defaults.start)
+  const [end, setEnd] = useState(defaults.end)
+  const [busy, setBusy] = useState(false)
+  const [touched, setTouched] = useState(false)
+
+  const startMs = fromLocalInput(start)
+  const endMs = fromLocalInput(end)
+  const errors = {
+    title: title.trim() ? undefined : t('admin.game.error.title_required'),
+    start: startMs === null ? t('admin.game.error.date') : undefined,
+    end:
+      endMs === null
+        ? t('admin.game.error.date')
+        : startMs !== null && endMs <= startMs
+          ? t('admin.game.error.end_before_start')
+          : undefined,
+  }
+  const valid = !errors.title && !errors.start && !errors.end
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    setTouched(true)
+    if (!valid) return
+    setBusy(true)
+    try {
+      const game = await create({ title: title.trim(), start: startMs!, end: endMs! })
+      notify.success(t('admin.games.created', { title: game.title }))
+      onClose()
+      navigate(paths.admin.game(game.id, 'info'))
+    } catch (err) {
+      notify.error(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <EditModal opened={opened} onClose={onClose} title={t('admin.games.new')} size="md">
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput
+            label={t('admin.game.field.title')}
+            required
+            maxLength={TITLE_MAX}
+            value={title}
+            onChange={(e) => setTitle(e.currentTarget.value)}
+            error={touched && errors.title}
+            data-autofocus
+          />
+          <TextInput
+            type="datetime-local"
+            label={t('admin.game.field.start')}
+            required
+            value={start}
+            onChange={(e) => setStart(e.currentTarget.value)}
+            error={touched && errors.start}
+          />
+          <TextInput
+            type="datetime-local"
+            label={t('admin.game.field.end')}
+            required
+            value={end}
+            onChange={(e) => setEnd(e.currentTarget.value)}
+            error={(touched || (startMs !== null && endMs !== null)) && errors.end}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.button.cancel')}
+            </Button>
+            <Button type="submit" loading={busy}>
+              {t('admin.games.create')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </EditModal>
+  )
+}

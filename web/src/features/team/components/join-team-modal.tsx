@@ -1,0 +1,83 @@
+import { Alert, Button, Group, Stack, TextInput } from '@mantine/core'
+import { type FormEvent, useState } from 'react'
+import type { ApiError } from '@/api/error'
+import { useTranslation } from '@/i18n'
+import { notify } from '@/utils/notify'
+import { useTeamActions } from '../api'
+import { isInviteCode } from '../team-rules'
+import { TeamModal } from './team-modal'
+
+/** Joins a team with the code its captain shared; the format is checked before asking the server. */
+export function JoinTeamModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation()
+  const { join } = useTeamActions()
+  const [code, setCode] = useState('')
+  const [invalid, setInvalid] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [refusal, setRefusal] = useState<string | null>(null)
+
+  const close = () => {
+    setCode('')
+    setInvalid(false)
+    setRefusal(null)
+    onClose()
+  }
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    if (!isInviteCode(code)) {
+      setInvalid(true)
+      return
+    }
+    setBusy(true)
+    setRefusal(null)
+    try {
+      await join(code)
+      notify.success(t('team.join.done'))
+      close()
+    } catch (err) {
+      setRefusal((err as ApiError).title ?? t('common.error.unknown'))
+      notify.error(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <TeamModal opened={opened} onClose={close} title={t('team.join.title')}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput
+            label={t('team.join.code')}
+            description={t('team.join.code_hint')}
+            placeholder="team:1:0123456789abcdef0123456789abcdef"
+            required
+            value={code}
+            onChange={(e) => {
+              setCode(e.currentTarget.value)
+              setInvalid(false)
+            }}
+            error={invalid ? t('team.join.invalid') : undefined}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            autoComplete="off"
+            spellCheck={false}
+            data-autofocus
+          />
+          {refusal && (
+            <Alert color="red" role="alert">
+              {refusal}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              {t('common.button.cancel')}
+            </Button>
+            <Button type="submit" loading={busy} disabled={!code.trim()}>
+              {t('team.join.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </TeamModal>
+  )
+}
