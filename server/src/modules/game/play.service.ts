@@ -70,6 +70,13 @@ interface Attempt {
 }
 
 /**
+ * A lone UTF-16 surrogate becomes U+FFFD, as it does when a string is sent as a text
+ * parameter; JSON would carry it as an escape that PostgreSQL's jsonb refuses.
+ */
+const wellFormed = (text: string) =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+
+/**
  * Counting an attempt and recording it is one statement: the instance's counter row is
  * updated atomically (so the limit holds under bursts) and the submission inserted only when
  * the update went through. Submissions that arrive while a statement is on its way are recorded
@@ -93,7 +100,7 @@ function createSubmissionRecorder(db: Db) {
             g: a.gameId,
             t: a.teamId,
             u: a.userId,
-            a: a.answer,
+            a: wellFormed(a.answer),
             at: a.time,
           })),
         )}::jsonb) as v(i int, c int, p int, g int, t int, u uuid, a text, at timestamptz)
