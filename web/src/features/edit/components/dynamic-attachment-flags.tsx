@@ -5,6 +5,7 @@ import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { type EditChallenge, type LocalFile, useChallengeActions } from '../api'
 import { FLAG_MAX } from '../flag-rules'
+import { MONO_INPUT } from '../mono-input'
 import { AssetUploadButton } from './asset-upload-button'
 import { FlagList } from './flag-list'
 import { Section } from './section'
@@ -86,7 +87,7 @@ export function DynamicAttachmentFlags({
             maxLength={FLAG_MAX}
             value={flag}
             onChange={(e) => setFlag(e.currentTarget.value)}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            styles={MONO_INPUT}
           />
           <SegmentedControl
             value={kind}

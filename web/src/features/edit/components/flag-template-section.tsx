@@ -5,6 +5,7 @@ import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { type EditChallenge, useChallengeActions, useHashSalt } from '../api'
 import { SAMPLE_TEAM_HASH, TEMPLATE_MAX, templateAccepted, templateExamples } from '../flag-rules'
+import { MONO_INPUT } from '../mono-input'
 import { Section } from './section'
 import '@mantine/core/styles/List.css'
 
@@ -101,7 +102,7 @@ export function FlagTemplateSection({
                   ? undefined
                   : t('admin.flags.template_weak')
             }
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            styles={MONO_INPUT}
           />
           <Alert variant="light" color="blue" title={t('admin.flags.examples')}>
             <Stack gap={4}>

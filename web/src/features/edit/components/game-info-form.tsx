@@ -33,6 +33,7 @@ import {
   toForm,
   validateGameForm,
 } from '../game-form'
+import { MONO_INPUT } from '../mono-input'
 import { BloodBonusFields } from './blood-bonus-fields'
 import { MarkdownField } from './markdown-field'
 import { Section } from './section'
@@ -280,7 +281,7 @@ export function GameInfoForm({ game }: { game: EditGame }) {
             description={t('admin.game.field.public_key_hint')}
             readOnly
             value={game.publicKey}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            styles={MONO_INPUT}
             rightSection={
               <ActionIcon
                 variant="subtle"

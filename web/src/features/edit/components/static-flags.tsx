@@ -5,6 +5,7 @@ import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { type EditChallenge, useChallengeActions } from '../api'
 import { FLAG_MAX, parseFlagList } from '../flag-rules'
+import { MONO_INPUT } from '../mono-input'
 import { EditModal } from './edit-modal'
 import { FlagList } from './flag-list'
 import { Section } from './section'
@@ -70,7 +71,7 @@ export function StaticFlags({
               maxRows={16}
               value={text}
               onChange={(e) => setText(e.currentTarget.value)}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+              styles={MONO_INPUT}
               data-autofocus
             />
             {tooLong.length > 0 && (

@@ -6,6 +6,7 @@ import { confirm } from '@/components/confirm'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { useInviteCode, useTeamActions } from '../api'
+import { MONO_INPUT } from '../mono-input'
 import { maskInviteCode } from '../team-rules'
 
 const InviteQr = lazy(() => import('./invite-qr'))
@@ -69,7 +70,7 @@ export function InviteCodePanel({ teamId }: { teamId: number }) {
         description={t('team.invite.hint')}
         readOnly
         value={revealed ? code : maskInviteCode(code)}
-        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        styles={MONO_INPUT}
         onFocus={(e) => e.currentTarget.select()}
         rightSectionWidth={68}
         rightSection={

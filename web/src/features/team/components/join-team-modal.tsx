@@ -4,6 +4,7 @@ import type { ApiError } from '@/api/error'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { useTeamActions } from '../api'
+import { MONO_INPUT } from '../mono-input'
 import { isInviteCode } from '../team-rules'
 import { TeamModal } from './team-modal'
 
@@ -58,7 +59,7 @@ export function JoinTeamModal({ opened, onClose }: { opened: boolean; onClose: (
               setInvalid(false)
             }}
             error={invalid ? t('team.join.invalid') : undefined}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            styles={MONO_INPUT}
             autoComplete="off"
             spellCheck={false}
             data-autofocus
