@@ -276,7 +276,9 @@ export function createJudge(deps: {
     })
 
     const verdicts: Verdict[] = []
-    for (const { row, result, blood, acceptedCount } of outcome) {
+    const bloods: Judged[] = []
+    for (const judged of outcome) {
+      const { row, result, blood, acceptedCount } = judged
       if (blood) {
         deps.scoreboard.addSolve(
           row.gameId,
@@ -289,13 +291,17 @@ export function createJudge(deps: {
           acceptedCount,
         )
         // Blood notices while the game runs, and not for challenges whose bloods are off.
-        if (blood !== 'Normal' && !row.disableBloodBonus && row.gameEnd > Date.now()) {
-          await deps.notices.post(row.gameId, blood, [row.teamName, row.title])
-        }
+        if (blood !== 'Normal' && !row.disableBloodBonus && row.gameEnd > Date.now()) bloods.push(judged)
       }
       const verdict = { submissionId: row.id, gameId: row.gameId, result, blood }
       deps.onVerdict?.(verdict)
       verdicts.push(verdict)
+    }
+    // The judgements are committed: a notice that cannot be posted is logged, not retried.
+    for (const { row, blood } of bloods) {
+      await deps.notices
+        .post(row.gameId, blood as (typeof BLOODS)[number], [row.teamName, row.title])
+        .catch((err: unknown) => deps.log.error({ err, submissionId: row.id }, 'blood notice not posted'))
     }
     return verdicts
   }
