@@ -30,8 +30,10 @@ function emit() {
 }
 
 function areasOf(code: Language): Map<string, Messages> {
-  let areas = loaded.get(code)
-  if (!areas) loaded.set(code, (areas = new Map()))
+  const known = loaded.get(code)
+  if (known) return known
+  const areas = new Map<string, Messages>()
+  loaded.set(code, areas)
   return areas
 }
 
