@@ -236,6 +236,35 @@ describe('judging in batches', () => {
     }
   })
 
+  it('judges at start what a previous run left pending, in batches', async () => {
+    const game = await createGame(admin)
+    const c = await staticChallenge(admin, game.id, 'flag{left}')
+    const teams = await players(game.id, 3)
+    const ids = await pending(
+      game.id,
+      c.id,
+      teams.flatMap((player) => [
+        { player, answer: 'flag{nope}' },
+        { player, answer: 'flag{left}' },
+      ]),
+    )
+    const verdicts: number[] = []
+    const judge = createJudge({
+      db: t.app.deps.db,
+      scoreboard: t.app.deps.services.scoreboard,
+      notices: t.app.deps.services.notices,
+      log: t.app.log,
+      batchSize: 4,
+      onVerdict: (v) => verdicts.push(v.submissionId),
+    })
+    expect(await judge.resume()).toBeGreaterThanOrEqual(ids.length)
+    await judge.drain()
+    expect(await statuses(ids)).toEqual(teams.flatMap(() => ['WrongAnswer', 'Accepted']))
+    // In submission order, whatever the batches.
+    const ours = verdicts.filter((id) => ids.includes(id))
+    expect(ours).toEqual(ids)
+  })
+
   it('grants each blood once when two judges take overlapping batches at the same time', async () => {
     const game = await createGame(admin)
     const c = await staticChallenge(admin, game.id, 'flag{race}')
