@@ -14,6 +14,35 @@ afterAll(() => t.close())
 
 const settle = () => new Promise((r) => setTimeout(r, 60))
 
+describe('loading a board', () => {
+  it('keeps a solve judged while the board was being read from the database', async () => {
+    const game = await createGame(admin)
+    const c = await staticChallenge(admin, game.id, 'flag{early}')
+    const player = await acceptedPlayer(t.app, admin, game.id)
+    const { participations } = await import('../../src/db/schema.ts')
+    const { eq } = await import('drizzle-orm')
+    const [part] = await t.app.deps.db
+      .select({ id: participations.id })
+      .from(participations)
+      .where(eq(participations.gameId, game.id))
+    const boards = createScoreboardService({ db: t.app.deps.db, delayMs: 10 })
+    try {
+      // The first read starts the load; the solve arrives before it is done.
+      const loading = boards.get(game.id)
+      boards.addSolve(
+        game.id,
+        { challengeId: c.id, participationId: part!.id, userName: player.userName, time: Date.now() - 1000 },
+        1,
+      )
+      const entry = await loading
+      const board = JSON.parse(entry.bytes.toString())
+      expect(board.items[0]).toMatchObject({ id: player.teamId, solvedCount: 1 })
+    } finally {
+      boards.close()
+    }
+  })
+})
+
 describe('scoreboard buffers', () => {
   it('reuses a board’s buffer only once no response is sending it', async () => {
     const game = await createGame(admin)

@@ -187,9 +187,25 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number; slabMi
     return { live, bytes, etag, updatedAt: new Date(now), hidden, retain }
   }
 
+  /**
+   * Solves judged while a game's board is being (re)loaded: the load's query may have run
+   * before they were committed, so they are added again to the loaded board (the board
+   * ignores a solve it already has).
+   */
+  const arriving = new Map<number, { solve: BoardSolve; acceptedCount: number }[]>()
+
   async function load(gameId: number): Promise<GameState> {
-    const { startsAt, hidden, ...input } = await loadInput(gameId)
+    const mine = arriving.get(gameId) ?? []
+    arriving.set(gameId, mine)
+    let loaded: Awaited<ReturnType<typeof loadInput>>
+    try {
+      loaded = await loadInput(gameId)
+    } finally {
+      if (arriving.get(gameId) === mine) arriving.delete(gameId)
+    }
+    const { startsAt, hidden, ...input } = loaded
     const live = LiveBoard.from(input)
+    for (const { solve, acceptedCount } of mine) live.addSolve(solve, acceptedCount)
     const slabs = games.get(gameId)?.slabs ?? []
     const state: GameState = {
       live,
@@ -237,6 +253,7 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number; slabMi
 
     /** A judged solve: counted in memory, shown after the next (coalesced) rebuild. */
     addSolve(gameId: number, solve: BoardSolve, acceptedCount: number) {
+      arriving.get(gameId)?.push({ solve, acceptedCount })
       const state = games.get(gameId)
       if (!state) return
       state.live.addSolve(solve, acceptedCount)
