@@ -56,6 +56,8 @@ interface TeamState {
   score: number
   /** The score must be summed again (one of its challenges changed). */
   stale: boolean
+  /** Solves added at the end since the score was summed: their points are added to it. */
+  unscored: Solve[]
   /** UTF-8 of the team's solves as JSON objects joined by commas, up to `appended`. */
   solved: ByteList
   /** Solves added at the end of the list since `solved` was written. */
@@ -126,6 +128,7 @@ export class LiveBoard {
         byChallenge: new Map(),
         score: 0,
         stale: false,
+        unscored: [],
         solved: new ByteList(),
         appended: [],
         rewrite: false,
@@ -179,13 +182,16 @@ export class LiveBoard {
     const solve = this.newSolve(ch, s)
     team.byChallenge.set(ch.c.id, solve)
     // Appended when it is the team's latest solve; anywhere else the list is written again.
-    if (insertSorted(team.solves, solve, bySolveOrder) === team.solves.length - 1 && !existing)
+    if (insertSorted(team.solves, solve, bySolveOrder) === team.solves.length - 1 && !existing) {
       team.appended.push(solve)
-    else team.rewrite = true
+      team.unscored.push(solve)
+    } else {
+      team.rewrite = true
+      team.stale = true
+    }
     insertSorted(ch.solvers, { team, solve }, (a, b) => bySolveOrder(a.solve, b.solve))
     if (acceptedCount !== undefined) ch.c.acceptedCount = Math.max(ch.c.acceptedCount, acceptedCount)
     this.rerank(ch)
-    team.stale = true
   }
 
   private newSolve(ch: ChallengeState, s: BoardSolve): Solve {
@@ -234,11 +240,13 @@ export class LiveBoard {
     }
     this.changed.clear()
     for (const t of this.teams.values()) {
-      if (!t.stale) continue
-      let score = 0
-      for (const s of t.solves) score += s.ch.points[s.rank]!
-      t.score = score
-      t.stale = false
+      if (t.stale) {
+        let score = 0
+        for (const s of t.solves) score += s.ch.points[s.rank]!
+        t.score = score
+        t.stale = false
+      } else for (const s of t.unscored) t.score += s.ch.points[s.rank]!
+      if (t.unscored.length) t.unscored = []
     }
   }
 
