@@ -1,7 +1,8 @@
-import { Alert, Button, Center, EmptyState, Loader, Stack } from '@mantine/core'
+import { Center, EmptyState, Loader } from '@mantine/core'
 import type { Icon } from '@tabler/icons-react'
 import type { ReactNode } from 'react'
 import type { ApiError } from '@/api/error'
+import { LoadFailed } from '@/components/load-failed'
 import { useTranslation } from '@/i18n'
 import '@mantine/core/styles/EmptyState.css'
 
@@ -31,19 +32,7 @@ export function DataState({
         <Loader aria-label={t('common.loading')} />
       </Center>
     )
-  if (error)
-    return (
-      <Alert color="red" title={t('admin.state.load_failed')} role="alert">
-        <Stack gap="xs" align="flex-start">
-          {error.title}
-          {onRetry && (
-            <Button size="xs" variant="light" onClick={onRetry}>
-              {t('common.button.retry')}
-            </Button>
-          )}
-        </Stack>
-      </Alert>
-    )
+  if (error) return <LoadFailed title={t('admin.state.load_failed')} error={error} onRetry={onRetry} />
   if (isEmpty && empty) {
     const EmptyIcon = empty.icon
     return (

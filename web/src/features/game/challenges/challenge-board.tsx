@@ -1,11 +1,12 @@
 import { Button, Skeleton, Stack } from '@mantine/core'
 import { useLocalStorage } from '@mantine/hooks'
-import { IconChecks, IconFileText, IconFlagOff, IconPlugConnectedX } from '@tabler/icons-react'
+import { IconChecks, IconFileText, IconFlagOff } from '@tabler/icons-react'
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { GAME_ENDED } from '@/api/error'
 import type { ChallengeCategory } from '@/api/types'
 import { paths } from '@/app/paths'
+import { LoadFailed } from '@/components/load-failed'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { type ChallengeInfo, type GameInfo, useGameDetails } from '../api'
@@ -82,14 +83,7 @@ export function ChallengeBoard({ game }: { game: GameInfo }) {
       </div>
     )
 
-  if (!data)
-    return (
-      <EmptyView icon={IconPlugConnectedX} title={t('challenge.board.error')} description={error?.title}>
-        <Button variant="light" onClick={() => mutate()}>
-          {t('common.button.retry')}
-        </Button>
-      </EmptyView>
-    )
+  if (!data) return <LoadFailed title={t('challenge.board.error')} error={error} onRetry={() => mutate()} />
 
   return (
     <div className={classes.board}>

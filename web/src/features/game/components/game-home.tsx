@@ -1,7 +1,8 @@
 import { Button, Paper, Skeleton, Stack } from '@mantine/core'
-import { IconFlagQuestion, IconPlugConnectedX } from '@tabler/icons-react'
+import { IconFlagQuestion } from '@tabler/icons-react'
 import { Link } from 'react-router'
 import { paths } from '@/app/paths'
+import { LoadFailed } from '@/components/load-failed'
 import { Markdown } from '@/components/markdown'
 import { hasRole, useUser } from '@/features/account/api'
 import { usePageTitle } from '@/hooks/use-page-title'
@@ -42,11 +43,7 @@ export function GameHome({ id }: { id: number }) {
         </Button>
       </EmptyView>
     ) : (
-      <EmptyView icon={IconPlugConnectedX} title={t('game.home.error')} description={error.title} mih="50vh">
-        <Button variant="light" onClick={() => mutate()}>
-          {t('common.button.retry')}
-        </Button>
-      </EmptyView>
+      <LoadFailed title={t('game.home.error')} error={error} onRetry={() => mutate()} />
     )
 
   const phase = gamePhase(game.start, game.end, now)

@@ -1,6 +1,7 @@
-import { Button, SimpleGrid, Skeleton, Stack, Title } from '@mantine/core'
-import { IconFlagOff, IconPlugConnectedX } from '@tabler/icons-react'
+import { SimpleGrid, Skeleton, Stack, Title } from '@mantine/core'
+import { IconFlagOff } from '@tabler/icons-react'
 import { useState } from 'react'
+import { LoadFailed } from '@/components/load-failed'
 import { useTranslation } from '@/i18n'
 import { type GameSummary, useGames } from '../api'
 import { type GamePhase, gamePhase } from '../game-phase'
@@ -33,13 +34,7 @@ export function GameList() {
     )
 
   if (error && !data)
-    return (
-      <EmptyView icon={IconPlugConnectedX} title={t('game.list.error')} description={error.title}>
-        <Button variant="light" onClick={() => mutate()}>
-          {t('common.button.retry')}
-        </Button>
-      </EmptyView>
-    )
+    return <LoadFailed title={t('game.list.error')} error={error} onRetry={() => mutate()} />
 
   const games = data?.data ?? []
   if (!games.length)

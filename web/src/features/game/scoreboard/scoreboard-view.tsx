@@ -1,7 +1,8 @@
-import { Button, Group, NativeSelect, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Group, NativeSelect, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core'
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks'
-import { IconListNumbers, IconPlugConnectedX, IconSearch } from '@tabler/icons-react'
+import { IconListNumbers, IconSearch } from '@tabler/icons-react'
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
+import { LoadFailed } from '@/components/load-failed'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { type ChallengeInfo, type GameInfo, type ScoreboardItem, useMyTeamId, useScoreboard } from '../api'
@@ -63,14 +64,7 @@ export function ScoreboardView({ game }: { game: GameInfo }) {
       </Stack>
     )
 
-  if (!data)
-    return (
-      <EmptyView icon={IconPlugConnectedX} title={t('game.scoreboard.error')} description={error?.title}>
-        <Button variant="light" onClick={() => mutate()}>
-          {t('common.button.retry')}
-        </Button>
-      </EmptyView>
-    )
+  if (!data) return <LoadFailed title={t('game.scoreboard.error')} error={error} onRetry={() => mutate()} />
 
   return (
     <Stack gap="md">

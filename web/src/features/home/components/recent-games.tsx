@@ -1,10 +1,10 @@
-import { Alert, Badge, Button, Image, Paper, Skeleton, Stack, Text, Title } from '@mantine/core'
-import { IconAlertTriangle, IconFlag } from '@tabler/icons-react'
+import { Badge, Button, Image, Paper, Skeleton, Stack, Text, Title } from '@mantine/core'
+import { IconFlag } from '@tabler/icons-react'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { paths } from '@/app/paths'
+import { LoadFailed } from '@/components/load-failed'
 import { useTranslation } from '@/i18n'
-import { errorMessage } from '@/utils/error-message'
 import { formatDateTime } from '@/utils/format-date'
 import { type RecentGame, useRecentGames } from '../api'
 import { gamePhase } from '../game-phase'
@@ -73,16 +73,7 @@ export function RecentGames() {
       </ul>
     )
   else if (error && !data)
-    body = (
-      <Alert color="red" icon={<IconAlertTriangle size={18} aria-hidden />}>
-        <Stack gap="xs" align="flex-start">
-          {errorMessage(error, t('common.error.unknown'))}
-          <Button size="xs" variant="light" color="red" onClick={() => mutate()}>
-            {t('common.button.retry')}
-          </Button>
-        </Stack>
-      </Alert>
-    )
+    body = <LoadFailed title={t('post.home.games_failed')} error={error} onRetry={() => mutate()} />
   else if (!data?.length)
     body = (
       <Text c="dimmed" size="sm">

@@ -1,8 +1,8 @@
-import { Alert, Button, EmptyState, Paper, Skeleton, Stack } from '@mantine/core'
-import { IconAlertTriangle, IconNews } from '@tabler/icons-react'
+import { EmptyState, Paper, Skeleton, Stack } from '@mantine/core'
+import { IconNews } from '@tabler/icons-react'
 import type { ReactNode } from 'react'
+import { LoadFailed } from '@/components/load-failed'
 import { useTranslation } from '@/i18n'
-import { errorMessage } from '@/utils/error-message'
 import '@mantine/core/styles/EmptyState.css'
 import '@mantine/core/styles/Skeleton.css'
 
@@ -26,19 +26,10 @@ export function PostsLoading({ count = 3 }: { count?: number }) {
   )
 }
 
-/** A failed load with the reason and a retry. */
+/** Posts that failed to load, with the reason and a retry. */
 export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const { t } = useTranslation()
-  return (
-    <Alert color="red" icon={<IconAlertTriangle size={18} aria-hidden />} title={t('post.load_failed')}>
-      <Stack gap="sm" align="flex-start">
-        {errorMessage(error, t('common.error.unknown'))}
-        <Button size="xs" variant="light" color="red" onClick={onRetry}>
-          {t('common.button.retry')}
-        </Button>
-      </Stack>
-    </Alert>
-  )
+  return <LoadFailed title={t('post.load_failed')} error={error} onRetry={onRetry} />
 }
 
 /** No posts yet; admins get the way to write the first one. */

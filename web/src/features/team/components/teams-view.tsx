@@ -1,6 +1,7 @@
-import { Alert, Button, Center, EmptyState, Group, Loader, SimpleGrid, Stack, Title } from '@mantine/core'
+import { Button, Center, EmptyState, Group, Loader, SimpleGrid, Stack, Title } from '@mantine/core'
 import { IconLogin2, IconPlus, IconUsersGroup } from '@tabler/icons-react'
 import { useState } from 'react'
+import { LoadFailed } from '@/components/load-failed'
 import { useUser } from '@/features/account/api'
 import { useTranslation } from '@/i18n'
 import { useMyTeams } from '../api'
@@ -47,16 +48,7 @@ export function TeamsView() {
       </Center>
     )
   else if (error && !teams)
-    body = (
-      <Alert color="red" title={t('team.list.load_failed')}>
-        <Stack gap="xs" align="flex-start">
-          {error.title}
-          <Button size="xs" variant="light" onClick={() => mutate()}>
-            {t('common.button.retry')}
-          </Button>
-        </Stack>
-      </Alert>
-    )
+    body = <LoadFailed title={t('team.list.load_failed')} error={error} onRetry={() => mutate()} />
   else if (!teams?.length)
     body = (
       <EmptyState
