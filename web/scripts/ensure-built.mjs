@@ -20,5 +20,5 @@ function newest(dir) {
 const sources = Math.max(newest(path.join(web, 'src')), statSync(path.join(web, 'index.html')).mtimeMs)
 if (!existsSync(built) || statSync(built).mtimeMs < sources) {
   console.log('building the web client…')
-  execSync('npm run build', { cwd: web, stdio: 'inherit' })
+  execSync('npm run -s build -- --logLevel warn', { cwd: web, stdio: 'inherit' })
 }

@@ -2,6 +2,7 @@ import { Center, Loader } from '@mantine/core'
 import { type ComponentType, Suspense } from 'react'
 import { Navigate, type RouteObject, useLocation, useRoutes } from 'react-router'
 import { loadAreas } from '@/i18n'
+import NotFound from '@/pages/not-found'
 import { ErrorBoundary } from './error-screen'
 import { AccountLayout } from './layouts/account-layout'
 import { lazyPage } from './lazy-page'
@@ -98,7 +99,8 @@ const routes: RouteObject[] = [
           { path: 'settings', element: at(() => import('@/pages/admin/settings'), ADMIN) },
         ],
       },
-      { path: '*', element: at(() => import('@/pages/not-found')) },
+      // Not lazy: the role guard shows it too, so it is in the first load anyway.
+      { path: '*', element: <NotFound /> },
     ],
   },
 ]
