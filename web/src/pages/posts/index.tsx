@@ -1,8 +1,6 @@
-import { Button, Group, Stack, Title } from '@mantine/core'
-import { IconPlus } from '@tabler/icons-react'
-import { Link } from 'react-router'
-import { paths } from '@/app/paths'
+import { Group, Stack, Title } from '@mantine/core'
 import { hasRole, useUser } from '@/features/account/api'
+import { NewPostButton } from '@/features/posts/components/new-post-button'
 import { PostList } from '@/features/posts/components/post-list'
 import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
@@ -16,15 +14,7 @@ export default function PostsPage() {
     <Stack gap="lg" maw={880} mx="auto" w="100%">
       <Group justify="space-between" gap="sm">
         <Title order={1}>{t('post.title')}</Title>
-        {admin && (
-          <Button
-            component={Link}
-            to={paths.postEdit('new')}
-            leftSection={<IconPlus size={16} aria-hidden />}
-          >
-            {t('post.new')}
-          </Button>
-        )}
+        {admin && <NewPostButton />}
       </Group>
       <PostList admin={admin} />
     </Stack>

@@ -2,6 +2,7 @@ import { Group, Paper, Text, UnstyledButton } from '@mantine/core'
 import { IconUsers } from '@tabler/icons-react'
 import { useTranslation } from '@/i18n'
 import type { ScoreboardItem } from '../api'
+import { TeamStats } from './team-stats'
 
 /** My team's line of the board, above it: rank, score, solves; opens the team's solves. */
 export function MyTeamCard({
@@ -35,28 +36,7 @@ export function MyTeamCard({
             </UnstyledButton>
           </div>
         </Group>
-        <Group gap="lg">
-          <div>
-            <Text size="xs" c="dimmed">
-              {t('game.scoreboard.rank')}
-            </Text>
-            <Text fw={700}>#{team.rank}</Text>
-          </div>
-          <div>
-            <Text size="xs" c="dimmed">
-              {t('game.scoreboard.score')}
-            </Text>
-            <Text fw={700}>{team.score}</Text>
-          </div>
-          <div>
-            <Text size="xs" c="dimmed">
-              {t('game.scoreboard.solved')}
-            </Text>
-            <Text fw={700}>
-              {team.solvedCount}/{challengeCount}
-            </Text>
-          </div>
-        </Group>
+        <TeamStats team={team} challengeCount={challengeCount} />
       </Group>
     </Paper>
   )

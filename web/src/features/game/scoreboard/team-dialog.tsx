@@ -1,16 +1,16 @@
-import { Badge, Group, Modal, SimpleGrid, Stack, Table, Text } from '@mantine/core'
+import { Badge, Group, Modal, Stack, Table, Text } from '@mantine/core'
 import { useMediaQuery } from '@mantine/hooks'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import type { ChallengeInfo, ScoreboardItem } from '../api'
 import { categoryColor, categoryLabelKey } from '../categories'
 import { SolveIcon, solveTypeKey } from '../components/blood-icon'
+import { TeamStats } from './team-stats'
 import '@mantine/core/styles/Overlay.css'
 import '@mantine/core/styles/ModalBase.css'
 import '@mantine/core/styles/Modal.css'
 import '@mantine/core/styles/Table.css'
 import '@mantine/core/styles/Badge.css'
-import '@mantine/core/styles/SimpleGrid.css'
 
 /** One team of the board: rank, score, bio, and each solve (challenge, points, time, blood). */
 export default function TeamDialog({
@@ -39,28 +39,7 @@ export default function TeamDialog({
       <Stack>
         <Group gap="xs">{team.division && <Badge color="gray">{team.division}</Badge>}</Group>
         {team.bio && <Text c="dimmed">{team.bio}</Text>}
-        <SimpleGrid cols={3}>
-          <div>
-            <Text size="xs" c="dimmed">
-              {t('game.scoreboard.rank')}
-            </Text>
-            <Text fw={700}>#{team.rank}</Text>
-          </div>
-          <div>
-            <Text size="xs" c="dimmed">
-              {t('game.scoreboard.score')}
-            </Text>
-            <Text fw={700}>{team.score}</Text>
-          </div>
-          <div>
-            <Text size="xs" c="dimmed">
-              {t('game.scoreboard.solved')}
-            </Text>
-            <Text fw={700}>
-              {team.solvedCount}/{challengeCount}
-            </Text>
-          </div>
-        </SimpleGrid>
+        <TeamStats team={team} challengeCount={challengeCount} />
         {solves.length === 0 ? (
           <Text c="dimmed">{t('game.scoreboard.no_solves')}</Text>
         ) : (

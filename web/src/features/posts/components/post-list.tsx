@@ -1,13 +1,12 @@
-import { Button, Center, Group, Pagination, Stack } from '@mantine/core'
-import { IconPlus } from '@tabler/icons-react'
-import { Link, useSearchParams } from 'react-router'
-import { paths } from '@/app/paths'
+import { Center, Group, Pagination, Stack } from '@mantine/core'
+import { useSearchParams } from 'react-router'
 import { useTranslation } from '@/i18n'
 import { usePosts } from '../api'
 import { pageOf } from '../post-form'
 import { LoadError, PostsEmpty, PostsLoading } from './list-states'
 import { PostCard } from './post-card'
 import '@mantine/core/styles/Pagination.css'
+import { NewPostButton } from './new-post-button'
 
 const PAGE_SIZE = 10
 
@@ -19,22 +18,7 @@ export function PostList({ admin }: { admin: boolean }) {
 
   if (isLoading && !data) return <PostsLoading />
   if (error && !data) return <LoadError error={error} onRetry={() => mutate()} />
-  if (!data?.length)
-    return (
-      <PostsEmpty
-        action={
-          admin && (
-            <Button
-              component={Link}
-              to={paths.postEdit('new')}
-              leftSection={<IconPlus size={16} aria-hidden />}
-            >
-              {t('post.new')}
-            </Button>
-          )
-        }
-      />
-    )
+  if (!data?.length) return <PostsEmpty action={admin && <NewPostButton />} />
 
   const { items, page, pages } = pageOf(data, Number(search.get('page') ?? 1), PAGE_SIZE)
   const go = (next: number) => {
