@@ -3,8 +3,8 @@ import type { ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import type { Role } from '@/api/types'
 import { hasRole, useUser } from '@/features/account/api'
+import { loginHref } from '@/features/paths'
 import NotFound from '@/pages/not-found'
-import { loginHref } from './paths'
 
 /**
  * Shows `children` only to a signed-in user of at least role `min`: anonymous visitors go to the

@@ -1,7 +1,7 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core'
 import { IconMapSearch } from '@tabler/icons-react'
 import { Link } from 'react-router'
-import { paths } from '@/app/paths'
+import { paths } from '@/features/paths'
 import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
 

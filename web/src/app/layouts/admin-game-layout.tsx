@@ -8,8 +8,8 @@ import {
   IconPuzzle,
 } from '@tabler/icons-react'
 import { Link, Outlet, useParams } from 'react-router'
-import { paths } from '@/app/paths'
 import { useEditGame } from '@/features/edit/api'
+import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { AdminTabs } from './admin-tabs'
 import '@mantine/core/styles/Badge.css'

@@ -9,7 +9,7 @@ import {
 } from '@tabler/icons-react'
 import { Outlet } from 'react-router'
 import { RequireRole } from '@/app/guards'
-import { paths } from '@/app/paths'
+import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { AdminTabs } from './admin-tabs'
 

@@ -1,7 +1,7 @@
 import { Group, Text } from '@mantine/core'
 import { Link } from 'react-router'
-import { paths } from '@/app/paths'
 import { useConfig } from '@/features/info/api'
+import { paths } from '@/features/paths'
 
 /**
  * The platform logo (the admin's, or Pennant's) linking home, with the title when asked;

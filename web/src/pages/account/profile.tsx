@@ -1,8 +1,8 @@
 import { Center, Loader } from '@mantine/core'
 import { Navigate, useLocation } from 'react-router'
-import { loginHref } from '@/app/paths'
 import { useUser } from '@/features/account/api'
 import { ProfileView } from '@/features/account/components/profile-view'
+import { loginHref } from '@/features/paths'
 import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
 

@@ -1,9 +1,9 @@
 import { useSearchParams } from 'react-router'
-import { paths } from '@/app/paths'
 import { AccountHeading } from '@/features/account/components/account-heading'
 import { InvalidLink } from '@/features/account/components/invalid-link'
 import { ResetForm } from '@/features/account/components/reset-form'
 import { readLinkParams } from '@/features/account/link-params'
+import { paths } from '@/features/paths'
 import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
 

@@ -2,7 +2,7 @@ import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/c
 import { IconArrowLeft, IconKey, IconLogout, IconMail } from '@tabler/icons-react'
 import { lazy, Suspense, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
-import { paths } from '@/app/paths'
+import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { type Profile, useLogout } from '../api'

@@ -1,7 +1,7 @@
 import { Button, PasswordInput, Stack, Text } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { paths } from '@/app/paths'
+import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { resetPassword } from '../actions'

@@ -1,7 +1,7 @@
 import { Anchor, Badge, Group, Stack, Text, Title } from '@mantine/core'
 import { IconArrowLeft } from '@tabler/icons-react'
 import { Link } from 'react-router'
-import { paths } from '@/app/paths'
+import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { useEditChallenge } from '../api'
 import { TYPE_COLOR } from '../categories'

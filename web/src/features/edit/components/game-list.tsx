@@ -14,7 +14,7 @@ import {
 import { IconEdit, IconFlag, IconPlus } from '@tabler/icons-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { paths } from '@/app/paths'
+import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { notify } from '@/utils/notify'

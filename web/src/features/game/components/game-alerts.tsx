@@ -8,7 +8,7 @@ import {
   IconX,
 } from '@tabler/icons-react'
 import { Link } from 'react-router'
-import { paths } from '@/app/paths'
+import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { formatDuration } from '@/utils/format-date'
 import type { GameAlert } from '../game-actions'

@@ -1,7 +1,7 @@
 import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core'
 import { IconFlag, IconUsers } from '@tabler/icons-react'
 import { Link } from 'react-router'
-import { paths } from '@/app/paths'
+import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import type { GameSummary } from '../api'

@@ -1,7 +1,7 @@
 import { Button, Group } from '@mantine/core'
 import { IconDownload } from '@tabler/icons-react'
 import { Link, useLocation } from 'react-router'
-import { paths } from '@/app/paths'
+import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { sheetUrl } from '../api'
 import classes from '../components/game-area.module.css'

@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core'
 import { IconPlus } from '@tabler/icons-react'
 import { Link } from 'react-router'
-import { paths } from '@/app/paths'
+import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 
 /** The admin's way to write a post (opens the editor on a new one). */
