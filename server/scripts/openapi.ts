@@ -11,9 +11,9 @@ import { openDatabase } from '../src/db/index.ts'
 import { closeInfra, createInfra } from '../src/infra/index.ts'
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-openapi-'))
-const config = loadConfig({ DATA_DIR: dataDir })
+const config = loadConfig({ DATA_DIR: dataDir, CONTAINER_BACKEND: 'none' })
 const database = await openDatabase({ dataDir: null })
-const infra = createInfra(config)
+const infra = await createInfra(config)
 const app = await buildApp({ config, database, infra, logger: false })
 await app.ready()
 process.stdout.write(`${JSON.stringify(app.swagger(), null, 2)}\n`)

@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { sql } from 'drizzle-orm'
-import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyServerOptions } from 'fastify'
 import type { Config } from './config/index.ts'
 import type { Database } from './db/index.ts'
 import { authPlugin } from './http/auth.ts'
@@ -15,6 +15,7 @@ import { accountRoutes } from './modules/account/account.routes.ts'
 import { adminConfigRoutes } from './modules/admin/config.routes.ts'
 import { participationRoutes } from './modules/admin/participation.routes.ts'
 import { assetRoutes } from './modules/assets/assets.routes.ts'
+import { containerRoutes } from './modules/containers/containers.routes.ts'
 import { editChallengeRoutes } from './modules/edit/challenges.routes.ts'
 import { editGameRoutes } from './modules/edit/games.routes.ts'
 import { editNoticeRoutes } from './modules/edit/notices.routes.ts'
@@ -33,13 +34,17 @@ export interface AppDeps {
   database: Database
   infra: Infra
   logger?: FastifyServerOptions['logger']
+  /** A logger made before the app (main.ts logs while it opens the infra). */
+  loggerInstance?: FastifyBaseLogger
 }
 
 /** Builds the whole HTTP application from its dependencies; tests build it the same way. */
 export async function buildApp(deps: AppDeps) {
   const { config, database, infra } = deps
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel },
+    ...(deps.loggerInstance
+      ? { loggerInstance: deps.loggerInstance }
+      : { logger: deps.logger ?? { level: config.logLevel } }),
     trustProxy: config.trustProxy,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
@@ -82,6 +87,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(playRoutes, { prefix: '/api' })
   await app.register(monitorRoutes, { prefix: '/api' })
   await app.register(writeupRoutes, { prefix: '/api' })
+  await app.register(containerRoutes, { prefix: '/api' })
   await app.register(infoRoutes, { prefix: '/api' })
   await app.register(postsRoutes, { prefix: '/api' })
   await app.register(assetRoutes)

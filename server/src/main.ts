@@ -1,20 +1,26 @@
 import { randomInt } from 'node:crypto'
+import pino from 'pino'
 import { buildApp } from './app.ts'
 import { loadConfig } from './config/index.ts'
 import { openDatabase } from './db/index.ts'
 import { generatePassword } from './engine/password.ts'
 import { closeInfra, createInfra } from './infra/index.ts'
+import { startJobs } from './jobs/index.ts'
 
 /** The process entry: the only place that reads the environment and owns signals. */
 async function main() {
   const config = loadConfig(process.env)
+  const logger = pino({ level: config.logLevel })
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
     onIdleError: (err) => console.error('database connection lost (will reconnect):', err.message),
   })
-  const infra = createInfra(config)
-  const app = await buildApp({ config, database, infra })
+  const infra = await createInfra(config, {
+    info: (msg) => logger.info(msg),
+    warn: (msg) => logger.warn(msg),
+  })
+  const app = await buildApp({ config, database, infra, loggerInstance: logger })
   const { account, posts } = app.deps.services
 
   const created = await account.ensureAdmin(config.adminPassword, () => generatePassword(randomInt))
@@ -29,6 +35,14 @@ async function main() {
   await posts.ensureWelcome()
   const pending = await app.deps.services.judge.resume()
   if (pending) app.log.info({ pending }, 're-queued submissions left unjudged by the last run')
+  if (infra.containers) {
+    const c = config.containers
+    app.log.info(`container entries use the host ${c.publicHost} (from ${c.publicHostFrom})`)
+    await app.deps.services.containerRuntime
+      .reconcile()
+      .catch((err: unknown) => app.log.warn({ err }, 'container reconcile failed'))
+  }
+  const jobs = startJobs({ services: app.deps.services, config, log: app.log })
 
   let closing = false
   const shutdown = async (signal: string) => {
@@ -37,6 +51,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down')
     const force = setTimeout(() => process.exit(1), 10_000)
     force.unref()
+    jobs.stop()
     await app.close()
     await closeInfra(infra)
     await database.close()

@@ -6,6 +6,8 @@ import { createAccountService } from './modules/account/account.service.ts'
 import { createSessionService } from './modules/account/sessions.service.ts'
 import { createTokenService } from './modules/account/tokens.service.ts'
 import { createBlobService } from './modules/assets/blobs.service.ts'
+import { createContainerRuntime } from './modules/containers/container-runtime.ts'
+import { createContainerService } from './modules/containers/containers.service.ts'
 import { createEditChallengeService } from './modules/edit/challenges.service.ts'
 import { createEditGameService } from './modules/edit/games.service.ts'
 import { createNoticeService } from './modules/edit/notices.service.ts'
@@ -64,6 +66,20 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   })
   const monitor = createMonitorService({ db, scoreboard })
   const writeups = createWriteupService({ db, blobs })
+  const containerRuntime = createContainerRuntime({
+    db,
+    backend: infra.containers,
+    config: config.containers,
+    settings,
+    log,
+  })
+  const containers = createContainerService({
+    db,
+    runtime: containerRuntime,
+    context: playContext,
+    settings,
+    audit,
+  })
   const play = createPlayService({ db, context: playContext, enqueue: (id) => judge.enqueue(id) })
   // A game's own settings (hidden, times, blood bonus) changed: drop its board at once, so
   // hiding a game takes effect on the next read rather than after a rebuild.
@@ -75,7 +91,13 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
       playContext.forgetGame(gameId)
     },
   })
-  const editChallenges = createEditChallengeService({ db, blobs, notices, onChanged: changed })
+  const editChallenges = createEditChallengeService({
+    db,
+    blobs,
+    notices,
+    testContainer: containers.testContainer,
+    onChanged: changed,
+  })
   return {
     settings,
     audit,
@@ -97,6 +119,8 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     monitor,
     writeups,
     teams,
+    containerRuntime,
+    containers,
   }
 }
 export type Services = ReturnType<typeof createServices>

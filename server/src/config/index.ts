@@ -44,6 +44,29 @@ export interface Config {
     turnstileVerifyUrl: string
   }
   smtp?: SmtpConfig
+  containers: ContainerConfig
+}
+
+/** Challenge containers (see the README's "Containers"). */
+export interface ContainerConfig {
+  /** `auto`: Docker when a daemon answers at start, else none. */
+  backend: 'auto' | 'docker' | 'swarm' | 'none'
+  /** `DOCKER_HOST` (`unix:///path`, `tcp://host:port`); unset means the local socket. */
+  dockerHost?: string
+  /** TLS files for a `tcp://` daemon (`DOCKER_CERT_PATH` with `DOCKER_TLS_VERIFY`). */
+  dockerCertPath?: string
+  /** The host name players use to reach published ports, and where it came from. */
+  publicHost: string
+  publicHostFrom: 'CONTAINER_PUBLIC_HOST' | 'PUBLIC_URL' | 'default'
+  /** The bridge network challenge containers join (created when missing). */
+  network: string
+  /** Swarm: publish on the node that runs the task (`host`) or through the routing mesh. */
+  swarmPublish: 'host' | 'ingress'
+  /** Container starts running at once; the rest wait their turn. */
+  startConcurrency: number
+  pidsLimit: number
+  /** How often expired containers are looked for. */
+  reaperIntervalMs: number
 }
 
 type Env = Record<string, string | undefined>
@@ -102,11 +125,43 @@ function trustProxy(env: Env): boolean | string {
   return raw
 }
 
+function containerConfig(env: Env, publicUrl: string | undefined): ContainerConfig {
+  const backend = (str(env, 'CONTAINER_BACKEND') ?? 'auto').toLowerCase()
+  if (!['auto', 'docker', 'swarm', 'none'].includes(backend))
+    throw new Error(`CONTAINER_BACKEND must be docker, swarm or none, got "${env.CONTAINER_BACKEND}"`)
+  const swarmPublish = (str(env, 'CONTAINER_SWARM_PUBLISH') ?? 'host').toLowerCase()
+  if (swarmPublish !== 'host' && swarmPublish !== 'ingress')
+    throw new Error(`CONTAINER_SWARM_PUBLISH must be host or ingress, got "${env.CONTAINER_SWARM_PUBLISH}"`)
+  const explicit = str(env, 'CONTAINER_PUBLIC_HOST')
+  let fromUrl: string | undefined
+  try {
+    fromUrl = publicUrl ? new URL(publicUrl).hostname.replace(/^\[|\]$/g, '') : undefined
+  } catch {
+    throw new Error(`PUBLIC_URL must be a URL, got "${publicUrl}"`)
+  }
+  const network = str(env, 'CONTAINER_NETWORK') ?? 'pennant-challenges'
+  if (!/^[a-zA-Z0-9][a-zA-Z0-9_.-]{1,60}$/.test(network))
+    throw new Error(`CONTAINER_NETWORK must be a Docker network name, got "${network}"`)
+  return {
+    backend: backend as ContainerConfig['backend'],
+    dockerHost: str(env, 'DOCKER_HOST'),
+    dockerCertPath: bool(env, 'DOCKER_TLS_VERIFY', false) ? str(env, 'DOCKER_CERT_PATH') : undefined,
+    publicHost: explicit ?? fromUrl ?? '127.0.0.1',
+    publicHostFrom: explicit ? 'CONTAINER_PUBLIC_HOST' : fromUrl ? 'PUBLIC_URL' : 'default',
+    network,
+    swarmPublish,
+    startConcurrency: int(env, 'CONTAINER_START_CONCURRENCY', 4, 1, 64),
+    pidsLimit: int(env, 'CONTAINER_PIDS_LIMIT', 1024, 16, 1_000_000),
+    reaperIntervalMs: int(env, 'CONTAINER_REAPER_INTERVAL', 30, 1, 3600) * 1000,
+  }
+}
+
 /** Reads the environment once; see the README for each variable. */
 export function loadConfig(env: Env): Config {
   // Relative paths mean relative to where the user ran npm, not to the workspace npm switches to.
   const base = env.INIT_CWD ?? process.cwd()
   const dataDir = path.resolve(base, str(env, 'DATA_DIR') ?? './data')
+  const publicUrl = str(env, 'PUBLIC_URL')?.replace(/\/+$/, '')
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',
@@ -117,7 +172,7 @@ export function loadConfig(env: Env): Config {
     databaseUrl: str(env, 'DATABASE_URL'),
     redisUrl: str(env, 'REDIS_URL'),
     adminPassword: env.PENNANT_ADMIN_PASSWORD || undefined,
-    publicUrl: str(env, 'PUBLIC_URL')?.replace(/\/+$/, ''),
+    publicUrl,
     trustProxy: trustProxy(env),
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
     rateLimitDisabled: bool(env, 'DISABLE_RATE_LIMIT', false),
@@ -130,5 +185,6 @@ export function loadConfig(env: Env): Config {
         str(env, 'TURNSTILE_VERIFY_URL') ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     },
     smtp: smtp(env),
+    containers: containerConfig(env, publicUrl),
   }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   doublePrecision,
@@ -190,6 +191,49 @@ export const games = pgTable('games', {
   practiceMode: boolean('practice_mode').notNull().default(true),
 })
 
+/**
+ * A running (or starting) challenge container: a team's instance or an organiser's test
+ * container. The row is written before the backend is asked to start anything, so a
+ * container we own always has a row, and deleted once the container is gone.
+ */
+export const containers = pgTable(
+  'containers',
+  {
+    /** The public handle: `containerGuid`, label of the backend container, later the proxy entry. */
+    id: uuid('id').primaryKey(),
+    image: text('image').notNull(),
+    /** The backend's own id (Docker container, Swarm service); empty while starting. */
+    containerId: text('container_id').notNull().default(''),
+    /** `ContainerStatus`: Pending 0, Running 1, Destroyed 2. */
+    status: smallint('status').notNull().default(0),
+    startedAt: ts('started_at').notNull(),
+    expectStopAt: ts('expect_stop_at').notNull(),
+    isProxy: boolean('is_proxy').notNull().default(false),
+    /** Where the platform reaches the service (container address and exposed port). */
+    ip: text('ip').notNull().default(''),
+    port: integer('port').notNull().default(0),
+    /** Where players reach it with the Default port mapping. */
+    publicIp: text('public_ip'),
+    publicPort: integer('public_port'),
+    /** What it belongs to; kept (set null) when those go, so the reaper still finds it. */
+    gameId: integer('game_id').references(() => games.id, { onDelete: 'set null' }),
+    challengeId: integer('challenge_id').references((): AnyPgColumn => challenges.id, {
+      onDelete: 'set null',
+    }),
+    participationId: integer('participation_id').references((): AnyPgColumn => participations.id, {
+      onDelete: 'set null',
+    }),
+    teamId: integer('team_id').references(() => teams.id, { onDelete: 'set null' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** An organiser's test container (no team, no events). */
+    isTest: boolean('is_test').notNull().default(false),
+  },
+  (t) => [
+    index('containers_expect_stop_at_idx').on(t.expectStopAt),
+    index('containers_participation_idx').on(t.participationId),
+  ],
+)
+
 /** A file handed to players: none, a stored blob (by hash) or a remote URL. */
 export const attachments = pgTable('attachments', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
@@ -226,6 +270,8 @@ export const challenges = pgTable(
     fileName: text('file_name').notNull().default('attachment'),
     flagTemplate: varchar('flag_template', { length: 120 }),
     attachmentId: integer('attachment_id').references(() => attachments.id, { onDelete: 'set null' }),
+    /** The organisers' test container of this challenge, if one runs. */
+    testContainerId: uuid('test_container_id').references(() => containers.id, { onDelete: 'set null' }),
     enableTrafficCapture: boolean('enable_traffic_capture').notNull().default(false),
     disableBloodBonus: boolean('disable_blood_bonus').notNull().default(false),
     originalScore: integer('original_score').notNull().default(1000),
@@ -331,11 +377,13 @@ export const gameInstances = pgTable(
     submissionCount: integer('submission_count').notNull().default(0),
     lastContainerOperation: ts('last_container_operation').notNull().default(EPOCH),
     flagId: integer('flag_id').references(() => flags.id, { onDelete: 'set null' }),
-    containerId: uuid('container_id'),
+    /** The team's running container for this challenge. */
+    containerId: uuid('container_id').references(() => containers.id, { onDelete: 'set null' }),
   },
   (t) => [
     primaryKey({ columns: [t.challengeId, t.participationId] }),
     index('game_instances_participation_idx').on(t.participationId),
+    uniqueIndex('game_instances_container_id_key').on(t.containerId),
   ],
 )
 

@@ -2,6 +2,7 @@ import path from 'node:path'
 import type { Config } from '../config/index.ts'
 import type { Cache } from './cache/index.ts'
 import { createMemoryCache } from './cache/memory.ts'
+import type { ContainerBackend } from './containers/index.ts'
 import type { Mailer } from './mail/index.ts'
 import { createSmtpMailer, noMailer } from './mail/smtp.ts'
 import type { BlobStorage } from './storage/index.ts'
@@ -12,17 +13,64 @@ export interface Infra {
   cache: Cache
   storage: BlobStorage
   mailer: Mailer
+  /** Null when containers are off (`CONTAINER_BACKEND=none`, or no engine answered). */
+  containers: ContainerBackend | null
 }
 
+type Log = { info(msg: string): void; warn(msg: string): void }
+
+/**
+ * The container backend `CONTAINER_BACKEND` names. `auto` takes Docker when a daemon answers
+ * now and goes without otherwise; the Docker client is loaded only when one is wanted.
+ */
+async function openContainers(config: Config['containers'], log: Log): Promise<ContainerBackend | null> {
+  if (config.backend === 'none') return null
+  const { connectEngine } = await import('./containers/engine.ts')
+  const docker = connectEngine({ host: config.dockerHost, certPath: config.dockerCertPath })
+  const where = config.dockerHost ?? 'the local socket'
+  let info: { Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean } } | null = null
+  try {
+    info = await Promise.race([
+      docker.info(),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('no answer in 3 s')), 3000).unref(),
+      ),
+    ])
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err)
+    if (config.backend === 'auto') {
+      log.info(`containers are off: no Docker engine answers at ${where} (${why})`)
+      return null
+    }
+    log.warn(
+      `the Docker engine at ${where} does not answer (${why}); container starts will fail until it does`,
+    )
+  }
+  const common = { docker, network: config.network, pidsLimit: config.pidsLimit, warn: log.warn }
+  if (config.backend === 'swarm') {
+    if (info && !(info.Swarm?.LocalNodeState === 'active' && info.Swarm.ControlAvailable))
+      log.warn(`the engine at ${where} is not a swarm manager; container starts will fail`)
+    const { createSwarmBackend } = await import('./containers/swarm.ts')
+    log.info(`containers run as Docker Swarm services (${where})`)
+    return createSwarmBackend({ ...common, publish: config.swarmPublish })
+  }
+  const { createDockerBackend } = await import('./containers/docker.ts')
+  log.info(`containers run on Docker (${where})`)
+  return createDockerBackend(common)
+}
+
+const quiet: Log = { info() {}, warn() {} }
+
 /** The one place that picks an implementation for each port from the configuration. */
-export function createInfra(config: Config): Infra {
+export async function createInfra(config: Config, log: Log = quiet): Promise<Infra> {
   return {
     cache: createMemoryCache(),
     storage: createLocalStorage(path.join(config.dataDir, 'files')),
     mailer: config.smtp ? createSmtpMailer(config.smtp) : noMailer,
+    containers: await openContainers(config.containers, log),
   }
 }
 
 export async function closeInfra(infra: Infra): Promise<void> {
-  await Promise.all([infra.cache.close(), infra.mailer.close()])
+  await Promise.all([infra.cache.close(), infra.mailer.close(), infra.containers?.close()])
 }

@@ -23,10 +23,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     WEB_DIR: path.join(dataDir, 'no-web-client'),
+    // No containers unless a test asks for them (CONTAINER_BACKEND=docker).
+    CONTAINER_BACKEND: 'none',
     ...env,
   })
   const database = await createTestDatabase()
-  const infra = createInfra(config)
+  const infra = await createInfra(config)
   const app = await buildApp({ config, database, infra, logger: false })
   await app.ready()
   return {

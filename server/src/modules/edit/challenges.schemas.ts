@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { ChallengeCategory, ChallengeType, FileType } from '../../http/enums.ts'
 import { Nullable, RequiredString } from '../../http/schema.ts'
+import { ContainerInfoModel } from '../containers/containers.schemas.ts'
 
 export const Attachment = Type.Object({
   id: Type.Integer(),
@@ -48,7 +49,7 @@ export const ChallengeEditDetailModel = Type.Object({
   /** Download name of dynamic attachments. */
   fileName: Nullable(Type.String()),
   attachment: Nullable(Attachment),
-  testContainer: Nullable(Type.Unknown()),
+  testContainer: Nullable(ContainerInfoModel),
   flags: Type.Array(FlagInfoModel),
   containerImage: Nullable(Type.String()),
   memoryLimit: Nullable(Type.Integer()),

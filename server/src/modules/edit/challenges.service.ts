@@ -7,6 +7,7 @@ import { dynamicScore, minimumScore } from '../../engine/scoring.ts'
 import { ChallengeCategoryValues, ChallengeTypeValues, isContainerType, nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
 import type { BlobService } from '../assets/blobs.service.ts'
+import type { ContainerInfo } from '../containers/containers.presenters.ts'
 import { type ChallengeRow, isActive, requireChallenge, requireGame } from '../game/games.queries.ts'
 import { type AttachmentInput, createAttachment, presentAttachment, removeAttachment } from './attachments.ts'
 import type { ChallengeCreateModel, ChallengeUpdateModel } from './challenges.schemas.ts'
@@ -40,6 +41,8 @@ export function createEditChallengeService(deps: {
   db: Db
   blobs: BlobService
   notices: NoticeService
+  /** The organisers' test container of a challenge, as the editor shows it. */
+  testContainer: (c: ChallengeRow) => Promise<ContainerInfo | null>
   onChanged?: (gameId: number) => void
 }) {
   const { db, blobs, notices } = deps
@@ -62,7 +65,7 @@ export function createEditChallengeService(deps: {
       acceptedCount: c.acceptedCount,
       fileName: c.fileName,
       attachment: await presentAttachment(tx, c.attachmentId),
-      testContainer: null,
+      testContainer: await deps.testContainer(c),
       flags: await Promise.all(
         flagRows.map(async (f) => ({
           id: f.id,

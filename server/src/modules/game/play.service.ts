@@ -1,61 +1,14 @@
-import { randomInt, randomUUID } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db, DbOrTx } from '../../db/index.ts'
-import { challenges, flags, gameInstances, submissions } from '../../db/schema.ts'
-import { generateFlag } from '../../engine/flag-template.ts'
-import { gameHashSalt, teamHash } from '../../engine/team-hash.ts'
+import type { Db } from '../../db/index.ts'
+import { challenges, containers, flags, gameInstances, submissions } from '../../db/schema.ts'
 import { ChallengeCategoryValues, ChallengeTypeValues, nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
+import { presentEntry } from '../containers/containers.presenters.ts'
 import { presentAttachment } from '../edit/attachments.ts'
 import { currentScore } from '../edit/challenges.service.ts'
-import type { ParticipationRow, PlayContext } from './context.ts'
-import type { ChallengeRow, GameRow } from './games.queries.ts'
-
-export type InstanceRow = typeof gameInstances.$inferSelect
-
-/**
- * Hands the team its flag the first time it opens a dynamic challenge (game-engine §3.3):
- * a generated flag for dynamic containers, a free pool flag for dynamic attachments.
- * Null when the pool is exhausted.
- */
-async function dispatch(
-  tx: DbOrTx,
-  game: GameRow,
-  c: ChallengeRow,
-  p: ParticipationRow,
-  instance: InstanceRow,
-): Promise<InstanceRow | null> {
-  let flagId: number | null = null
-  if (c.type === ChallengeTypeValues.DynamicContainer) {
-    const flag = generateFlag(c.flagTemplate, {
-      random: randomInt,
-      guid: randomUUID,
-      teamHash: teamHash(gameHashSalt(game.privateKey), c.id, p.token),
-    })
-    const [row] = await tx.insert(flags).values({ challengeId: c.id, flag, isOccupied: true }).returning()
-    flagId = row!.id
-  } else if (c.type === ChallengeTypeValues.DynamicAttachment) {
-    // A random free flag, locked so two teams can never be handed the same one.
-    const [free] = await tx
-      .select({ id: flags.id })
-      .from(flags)
-      .where(and(eq(flags.challengeId, c.id), eq(flags.isOccupied, false)))
-      .orderBy(sql`random()`)
-      .limit(1)
-      .for('update', { skipLocked: true })
-    if (!free) return null
-    const id = free.id
-    await tx.update(flags).set({ isOccupied: true }).where(eq(flags.id, id))
-    flagId = id
-  }
-  const [row] = await tx
-    .update(gameInstances)
-    .set({ isLoaded: true, flagId })
-    .where(and(eq(gameInstances.challengeId, c.id), eq(gameInstances.participationId, p.id)))
-    .returning()
-  return row!
-}
+import type { PlayContext } from './context.ts'
+import { loadInstance } from './instances.ts'
 
 /** A flag to record: one row of the submissions table, before it has an id. */
 interface Attempt {
@@ -171,23 +124,6 @@ export function createPlayService(deps: {
   const { db } = deps
   const recorder = createSubmissionRecorder(db)
 
-  async function requireInstance(
-    tx: DbOrTx,
-    challengeId: number,
-    participationId: number,
-    opts: { lock?: boolean } = {},
-  ) {
-    const query = tx
-      .select()
-      .from(gameInstances)
-      .where(
-        and(eq(gameInstances.challengeId, challengeId), eq(gameInstances.participationId, participationId)),
-      )
-    const [instance] = opts.lock ? await query.for('update') : await query
-    if (!instance) throw fail('Game_ChallengeNotFound')
-    return instance
-  }
-
   return {
     async challenge(actor: SessionUser, gameId: number, challengeId: number) {
       const { game, participation } = await deps.context.requirePlaying(actor, gameId)
@@ -196,15 +132,10 @@ export function createPlayService(deps: {
         .from(challenges)
         .where(and(eq(challenges.id, challengeId), eq(challenges.gameId, gameId)))
       if (!c?.isEnabled) throw fail('Game_ChallengeNotFound')
-      let instance = await requireInstance(db, c.id, participation.id)
-      if (!instance.isLoaded) {
-        const loaded = await db.transaction(async (tx) => {
-          const locked = await requireInstance(tx, c.id, participation.id, { lock: true })
-          return locked.isLoaded ? locked : dispatch(tx, game, c, participation, locked)
-        })
-        if (!loaded) throw fail('Game_ChallengeNotFound')
-        instance = loaded
-      }
+      const instance = await loadInstance(db, game, c, participation)
+      const [container] = instance.containerId
+        ? await db.select().from(containers).where(eq(containers.id, instance.containerId))
+        : []
       let attachment = await presentAttachment(db, c.attachmentId)
       if (c.type === ChallengeTypeValues.DynamicAttachment && instance.flagId !== null) {
         const [flag] = await db.select().from(flags).where(eq(flags.id, instance.flagId))
@@ -219,8 +150,8 @@ export function createPlayService(deps: {
         score: currentScore(c),
         type: nameOf(ChallengeTypeValues, c.type),
         context: {
-          closeTime: null,
-          instanceEntry: null,
+          closeTime: container ? container.expectStopAt.getTime() : null,
+          instanceEntry: container?.status === 1 ? presentEntry(container) : null,
           url: attachment?.url ?? null,
           fileSize: attachment?.fileSize ?? null,
         },

@@ -37,6 +37,8 @@ export const ContainerPolicy = Type.Object({
   extensionDuration: Type.Integer({ default: 120, minimum: 1, maximum: 7200 }),
   /** Minutes before expiry when extending becomes possible. */
   renewalWindow: Type.Integer({ default: 10, minimum: 1, maximum: 360 }),
+  /** Pennant addition: challenge containers may reach the internet (off: a network without egress). */
+  allowEgress: Type.Boolean({ default: true }),
 })
 export type ContainerPolicy = Static<typeof ContainerPolicy>
 
@@ -87,5 +89,6 @@ export const defaults = {
     defaultLifetime: 120,
     extensionDuration: 120,
     renewalWindow: 10,
+    allowEgress: true,
   } satisfies ContainerPolicy,
 }

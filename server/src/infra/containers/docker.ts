@@ -1,0 +1,214 @@
+import { randomInt } from 'node:crypto'
+import type Docker from 'dockerode'
+import {
+  createIfMissing,
+  createImagePorts,
+  faultMessage,
+  networkName,
+  networkOptions,
+  protocolsFor,
+  statusOf,
+  toContainerError,
+} from './engine.ts'
+import {
+  type BackendInfo,
+  type ContainerBackend,
+  ContainerError,
+  type ContainerSpec,
+  LABEL,
+  type ListedContainer,
+  type StartedContainer,
+} from './index.ts'
+
+/**
+ * Capabilities a challenge does without: raw sockets (spoofing and sniffing on the bridge),
+ * device nodes, the audit log and file capabilities. What services commonly need to drop
+ * root (setuid, setgid, chown, chroot, low ports) stays.
+ */
+export const DROPPED_CAPABILITIES = ['NET_RAW', 'MKNOD', 'AUDIT_WRITE', 'SETFCAP', 'SETPCAP']
+
+/** A storage driver that can cap a container's writable layer (overlay2 only on xfs with quotas). */
+function mayLimitStorage(info: { Driver?: string; DriverStatus?: [string, string][] }): boolean {
+  const backing = info.DriverStatus?.find(([k]) => k === 'Backing Filesystem')?.[1]
+  if (info.Driver === 'overlay2') return backing === 'xfs'
+  return ['btrfs', 'zfs', 'devicemapper', 'windowsfilter'].includes(info.Driver ?? '')
+}
+
+/** Standalone Docker Engine: one container per instance, its port published on the host. */
+export function createDockerBackend(deps: {
+  docker: Docker
+  /** Base name of the challenge networks. */
+  network: string
+  pidsLimit: number
+  warn: (message: string) => void
+}): ContainerBackend {
+  const { docker } = deps
+  const exposedPorts = createImagePorts(docker)
+  let engine: Promise<{ cpus: number; storage: boolean; version: string }> | null = null
+  const networks = new Map<boolean, Promise<void>>()
+
+  /** What the engine is, read once (and again after a failure). */
+  function engineInfo() {
+    engine ??= Promise.all([docker.info(), docker.version()]).then(
+      ([info, version]) => ({
+        cpus: Number(info.NCPU) || 1,
+        storage: mayLimitStorage(info),
+        version: String(version.Version ?? ''),
+      }),
+      (err: unknown) => {
+        engine = null
+        throw toContainerError(err, 'asking the engine')
+      },
+    )
+    return engine
+  }
+
+  function ensureNetwork(egress: boolean): Promise<void> {
+    let ready = networks.get(egress)
+    if (!ready) {
+      const name = networkName(deps.network, egress)
+      ready = createIfMissing(() =>
+        docker.createNetwork({
+          Name: name,
+          Driver: 'bridge',
+          CheckDuplicate: true,
+          Options: networkOptions(egress),
+          Labels: { [LABEL.platform]: 'shared' },
+        }),
+      ).catch((err: unknown) => {
+        networks.delete(egress)
+        throw err
+      })
+      networks.set(egress, ready)
+    }
+    return ready
+  }
+
+  async function remove(id: string): Promise<void> {
+    try {
+      await docker.getContainer(id).remove({ force: true, v: true })
+    } catch (err) {
+      // Gone already, or being removed by another call: either way it will not run again.
+      if (statusOf(err) === 404 || (statusOf(err) === 409 && /in progress/i.test(faultMessage(err)))) return
+      throw toContainerError(err, 'removing the container')
+    }
+  }
+
+  async function create(spec: ContainerSpec, limitStorage: boolean, hostPort: string) {
+    const { cpus } = await engineInfo()
+    const protocols = protocolsFor(await exposedPorts(spec.image), spec.port)
+    const ports = protocols.map((p) => `${spec.port}/${p}`)
+    const memory = spec.memoryMb * 1024 * 1024
+    return docker.createContainer({
+      name: `pennant-${spec.instanceId}`,
+      Image: spec.image,
+      Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
+      Labels: spec.labels,
+      ExposedPorts: Object.fromEntries(ports.map((p) => [p, {}])),
+      HostConfig: {
+        PortBindings: Object.fromEntries(ports.map((p) => [p, [{ HostPort: hostPort }]])),
+        Memory: memory,
+        MemorySwap: memory,
+        // A limit above the machine's size means no limit; the engine would refuse it.
+        NanoCpus: Math.min(spec.cpuTenths * 100_000_000, cpus * 1_000_000_000),
+        PidsLimit: deps.pidsLimit,
+        SecurityOpt: ['no-new-privileges:true'],
+        CapDrop: DROPPED_CAPABILITIES,
+        NetworkMode: networkName(deps.network, spec.egress),
+        RestartPolicy: { Name: 'no' },
+        LogConfig: { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } },
+        ...(limitStorage ? { StorageOpt: { size: `${spec.storageMb}M` } } : {}),
+      },
+    })
+  }
+
+  /** Creates and starts; a failed attempt removes what it made. */
+  async function attempt(spec: ContainerSpec): Promise<StartedContainer> {
+    const info = await engineInfo()
+    // TCP and UDP on one port need the same host port on both: choose it here (Docker would pick
+    // two different ones), and choose again if it is taken.
+    const both = protocolsFor(await exposedPorts(spec.image), spec.port).length > 1
+    for (let tries = 0; ; tries++) {
+      const hostPort = both ? String(randomInt(32768, 61000)) : ''
+      let container: Docker.Container
+      try {
+        container = await create(spec, info.storage, hostPort)
+      } catch (err) {
+        if (info.storage && statusOf(err) !== undefined && /storage|quota/i.test(faultMessage(err))) {
+          deps.warn(`storage limits are not enforced: the engine refused them (${faultMessage(err)})`)
+          info.storage = false
+          continue
+        }
+        throw toContainerError(err, 'creating the container')
+      }
+      try {
+        await container.start()
+        const state = await container.inspect()
+        if (!state.State.Running) {
+          const why = state.State.Error || `exited with code ${state.State.ExitCode}`
+          throw new ContainerError('StartFailed', `the container stopped at once (${why})`)
+        }
+        const net = state.NetworkSettings.Networks[networkName(deps.network, spec.egress)]
+        const bound = Object.entries(state.NetworkSettings.Ports ?? {}).find(([k]) =>
+          k.startsWith(`${spec.port}/`),
+        )?.[1]
+        return {
+          backendId: state.Id,
+          ip: net?.IPAddress ?? '',
+          port: spec.port,
+          publicPort: bound?.[0]?.HostPort ? Number(bound[0].HostPort) : null,
+          publicHost: null,
+          startedAt: new Date(state.State.StartedAt || Date.now()),
+        }
+      } catch (err) {
+        await remove(container.id).catch(() => {})
+        if (both && tries < 5 && /already allocated|address already in use/i.test(faultMessage(err))) continue
+        throw toContainerError(err, 'starting the container')
+      }
+    }
+  }
+
+  return {
+    name: 'docker',
+
+    async start(spec) {
+      await ensureNetwork(spec.egress)
+      return attempt(spec)
+    },
+
+    destroy: remove,
+
+    async inspect(id) {
+      try {
+        const state = await docker.getContainer(id).inspect()
+        return { running: state.State.Running }
+      } catch (err) {
+        if (statusOf(err) === 404) return null
+        throw toContainerError(err, 'inspecting the container')
+      }
+    },
+
+    async list(labels): Promise<ListedContainer[]> {
+      try {
+        const rows = await docker.listContainers({
+          all: true,
+          filters: { label: Object.entries(labels).map(([k, v]) => `${k}=${v}`) },
+        })
+        return rows.map((r) => ({
+          backendId: r.Id,
+          instanceId: r.Labels[LABEL.instance] ?? null,
+          running: r.State === 'running',
+        }))
+      } catch (err) {
+        throw toContainerError(err, 'listing containers')
+      }
+    },
+
+    async info(): Promise<BackendInfo> {
+      const e = await engineInfo()
+      return { name: 'docker', version: e.version, storageLimits: e.storage }
+    },
+
+    async close() {},
+  }
+}

@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import Docker from 'dockerode'
+import { ContainerError } from './index.ts'
+
+/**
+ * The Docker Engine API plumbing both backends share: the connection, error translation, the
+ * challenge networks and what an image exposes.
+ */
+
+/** Connects to `DOCKER_HOST` (`unix:///path` or `tcp://host:port`), else the local socket. */
+export function connectEngine(opts: { host?: string; certPath?: string }): Docker {
+  if (!opts.host) return new Docker({ socketPath: '/var/run/docker.sock' })
+  const url = new URL(opts.host)
+  if (url.protocol === 'unix:') return new Docker({ socketPath: url.pathname })
+  if (url.protocol !== 'tcp:' && url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`DOCKER_HOST must be unix:// or tcp://, got "${opts.host}"`)
+  const tls = opts.certPath
+    ? {
+        ca: readFileSync(path.join(opts.certPath, 'ca.pem')),
+        cert: readFileSync(path.join(opts.certPath, 'cert.pem')),
+        key: readFileSync(path.join(opts.certPath, 'key.pem')),
+      }
+    : {}
+  return new Docker({
+    host: url.hostname,
+    port: Number(url.port || (opts.certPath ? 2376 : 2375)),
+    protocol: opts.certPath || url.protocol === 'https:' ? 'https' : 'http',
+    ...tls,
+  })
+}
+
+interface EngineFault {
+  statusCode?: number
+  code?: string
+  json?: { message?: string } | null
+  message?: string
+  reason?: string
+}
+
+/** The engine's message of a failed call. */
+export function faultMessage(err: unknown): string {
+  const e = err as EngineFault
+  return (e?.json?.message ?? e?.message ?? String(err)).trim()
+}
+
+export const statusOf = (err: unknown) => (err as EngineFault)?.statusCode
+
+/** Socket-level failures: the engine is not there. */
+export function isUnreachable(err: unknown): boolean {
+  const code = (err as EngineFault)?.code
+  return [
+    'ECONNREFUSED',
+    'ENOENT',
+    'EACCES',
+    'ETIMEDOUT',
+    'ECONNRESET',
+    'EHOSTUNREACH',
+    'ENOTFOUND',
+  ].includes(code ?? '')
+}
+
+/** Turns an engine failure into a {@link ContainerError}; `during` says what was being done. */
+export function toContainerError(err: unknown, during: string): ContainerError {
+  if (err instanceof ContainerError) return err
+  if (isUnreachable(err)) return new ContainerError('Unreachable', `${during}: ${faultMessage(err)}`)
+  if (statusOf(err) === 400) return new ContainerError('InvalidLimits', faultMessage(err))
+  return new ContainerError('StartFailed', `${during}: ${faultMessage(err)}`)
+}
+
+/** Pulls an image, following the progress stream to its end (errors arrive inside it). */
+export async function pullImage(docker: Docker, image: string): Promise<void> {
+  const stream = await docker.pull(image)
+  await new Promise<void>((resolve, reject) => {
+    docker.modem.followProgress(
+      stream,
+      (err: Error | null) => (err ? reject(err) : resolve()),
+      (event: { error?: string }) => {
+        if (event.error) reject(new Error(event.error))
+      },
+    )
+  })
+}
+
+/**
+ * The ports an image declares (`EXPOSE`), pulling it when it is not on the engine yet. Read once
+ * a minute per image: starts of the same challenge come in bursts.
+ */
+export function createImagePorts(docker: Docker) {
+  const known = new Map<string, { ports: Set<string>; at: number }>()
+  const pulling = new Map<string, Promise<void>>()
+
+  async function inspect(image: string) {
+    return (await docker.getImage(image).inspect()).Config?.ExposedPorts ?? {}
+  }
+
+  return async function exposedPorts(image: string): Promise<Set<string>> {
+    const hit = known.get(image)
+    if (hit && Date.now() - hit.at < 60_000) return hit.ports
+    let exposed: Record<string, unknown>
+    try {
+      exposed = await inspect(image)
+    } catch (err) {
+      if (statusOf(err) !== 404) throw toContainerError(err, 'reading the image')
+      // Not here yet: pull it once, however many starts are waiting for it.
+      let pull = pulling.get(image)
+      if (!pull) {
+        pull = pullImage(docker, image).finally(() => pulling.delete(image))
+        pulling.set(image, pull)
+      }
+      try {
+        await pull
+        exposed = await inspect(image)
+      } catch (pullErr) {
+        if (isUnreachable(pullErr)) throw toContainerError(pullErr, 'pulling the image')
+        throw new ContainerError('ImageNotFound', `${image}: ${faultMessage(pullErr)}`)
+      }
+    }
+    const ports = new Set(Object.keys(exposed))
+    known.set(image, { ports, at: Date.now() })
+    return ports
+  }
+}
+
+/**
+ * The protocols to publish for a challenge port: TCP, plus UDP when the image exposes the port
+ * on UDP too (UDP alone when that is all it exposes).
+ */
+export function protocolsFor(exposed: Set<string>, port: number): ('tcp' | 'udp')[] {
+  const udp = exposed.has(`${port}/udp`)
+  const tcp = exposed.has(`${port}/tcp`) || exposed.has(String(port))
+  if (udp && !tcp) return ['udp']
+  return udp ? ['tcp', 'udp'] : ['tcp']
+}
+
+/** Bridge options of the challenge networks: no traffic between containers (teams). */
+export function networkOptions(egress: boolean): Record<string, string> {
+  return {
+    'com.docker.network.bridge.enable_icc': 'false',
+    // Without masquerading, packets to the internet leave with a private source and get no answer.
+    'com.docker.network.bridge.enable_ip_masquerade': egress ? 'true' : 'false',
+  }
+}
+
+/** The two challenge networks of a base name: with and without a way out. */
+export const networkName = (base: string, egress: boolean) => (egress ? base : `${base}-noegress`)
+
+/** Creating the same network from two places at once: the loser finds the winner's. */
+export async function createIfMissing(create: () => Promise<unknown>): Promise<void> {
+  try {
+    await create()
+  } catch (err) {
+    if (statusOf(err) !== 409 && !/already exists/i.test(faultMessage(err)))
+      throw toContainerError(err, 'creating the challenge network')
+  }
+}
+
+/** Waits `ms` milliseconds. */
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -1,0 +1,59 @@
+import { createConnection } from 'node:net'
+import { createChallenge } from '../factories.ts'
+import type { Agent } from '../helpers/agent.ts'
+import { CHALLENGE_IMAGE } from '../helpers/challenge-image.ts'
+
+/** An enabled container challenge of the test image (dynamic: each team gets its own flag). */
+export async function containerChallenge(
+  admin: Agent,
+  gameId: number,
+  body: Record<string, unknown> = {},
+  type: 'DynamicContainer' | 'StaticContainer' = 'DynamicContainer',
+) {
+  const c = await createChallenge(admin, gameId, { category: 'Pwn', type })
+  if (type === 'StaticContainer')
+    await admin.post(`/api/edit/games/${gameId}/challenges/${c.id}/flags`, [{ flag: 'flag{static}' }])
+  const res = await admin.put(`/api/edit/games/${gameId}/challenges/${c.id}`, {
+    containerImage: CHALLENGE_IMAGE,
+    containerExposePort: 8080,
+    memoryLimit: 64,
+    cpuCount: 5,
+    isEnabled: true,
+    ...body,
+  })
+  if (res.statusCode !== 200) throw new Error(`challenge update failed: ${res.body}`)
+  return c
+}
+
+/** What the service in the container says to a new TCP connection. */
+export function readEntry(entry: string, timeoutMs = 5000): Promise<string> {
+  const [host, port] = [
+    entry.slice(0, entry.lastIndexOf(':')),
+    Number(entry.slice(entry.lastIndexOf(':') + 1)),
+  ]
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host, port })
+    let text = ''
+    socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer from ${entry}`)))
+    socket.on('data', (d) => {
+      text += d.toString()
+    })
+    socket.on('end', () => resolve(text.trim()))
+    socket.on('error', reject)
+  })
+}
+
+/** Like {@link readEntry}, retried while the service inside is still coming up. */
+export async function readEntryEventually(entry: string, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      const text = await readEntry(entry)
+      if (text) return text
+    } catch (err) {
+      if (Date.now() > deadline) throw err
+    }
+    if (Date.now() > deadline) throw new Error(`empty answer from ${entry}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}

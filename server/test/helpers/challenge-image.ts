@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process'
+import { chmod, copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+
+/** The test challenge image: no registry is reachable here, so it is built from scratch. */
+export const CHALLENGE_IMAGE = 'pennant-test-challenge:latest'
+
+/**
+ * Builds {@link CHALLENGE_IMAGE} (once per engine; cheap when it exists): Debian's static
+ * busybox, serving the container's `GZCTF_FLAG` (and team id) to every TCP connection on port
+ * 8080. The image also declares 8080/udp and 9090, as images with several ports do.
+ */
+export async function buildChallengeImage(tag = CHALLENGE_IMAGE): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pennant-image-'))
+  try {
+    await copyFile('/bin/busybox', path.join(dir, 'busybox'))
+    await writeFile(
+      path.join(dir, 'serve.sh'),
+      '#!/bin/busybox sh\necho "flag=$GZCTF_FLAG team=$GZCTF_TEAM_ID pennant=$PENNANT_FLAG"\n',
+    )
+    await chmod(path.join(dir, 'serve.sh'), 0o755)
+    await writeFile(
+      path.join(dir, 'Dockerfile'),
+      [
+        'FROM scratch',
+        'COPY busybox /bin/busybox',
+        'COPY serve.sh /srv/serve.sh',
+        'EXPOSE 8080/tcp 8080/udp 9090/tcp',
+        'CMD ["/bin/busybox", "nc", "-ll", "-p", "8080", "-e", "/srv/serve.sh"]',
+        '',
+      ].join('\n'),
+    )
+    await run('docker', ['build', '-q', '-t', tag, dir])
+    return tag
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/** Whether a Docker engine answers here (tests that need one say so when it does not). */
+export async function dockerAvailable(): Promise<boolean> {
+  try {
+    await run('docker', ['version', '--format', '{{.Server.Version}}'])
+    return true
+  } catch {
+    return false
+  }
+}
