@@ -8,6 +8,8 @@ const run = promisify(execFile)
 
 /** The test challenge image: no registry is reachable here, so it is built from scratch. */
 export const CHALLENGE_IMAGE = 'pennant-test-challenge:latest'
+/** The same with a command that does not exist: it cannot start (a broken challenge). */
+export const CRASHING_IMAGE = 'pennant-test-crashing:latest'
 
 /**
  * Builds {@link CHALLENGE_IMAGE} (once per engine; cheap when it exists): Debian's static
@@ -35,6 +37,8 @@ export async function buildChallengeImage(tag = CHALLENGE_IMAGE): Promise<string
       ].join('\n'),
     )
     await run('docker', ['build', '-q', '-t', tag, dir])
+    await writeFile(path.join(dir, 'Dockerfile'), `FROM ${tag}\nCMD ["/srv/missing"]\n`)
+    await run('docker', ['build', '-q', '-t', CRASHING_IMAGE, dir])
     return tag
   } finally {
     await rm(dir, { recursive: true, force: true })

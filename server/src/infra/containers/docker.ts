@@ -139,7 +139,7 @@ export function createDockerBackend(deps: {
           info.storage = false
           continue
         }
-        throw toContainerError(err, 'creating the container')
+        throw toContainerError(err, 'creating the container', { creating: true })
       }
       try {
         await container.start()

@@ -60,11 +60,19 @@ export function isUnreachable(err: unknown): boolean {
   ].includes(code ?? '')
 }
 
-/** Turns an engine failure into a {@link ContainerError}; `during` says what was being done. */
-export function toContainerError(err: unknown, during: string): ContainerError {
+/**
+ * Turns an engine failure into a {@link ContainerError}; `during` says what was being done. A
+ * refused request (400) means invalid limits only when creating: a start refused by the runtime
+ * (a missing command, say) is a failed start.
+ */
+export function toContainerError(
+  err: unknown,
+  during: string,
+  opts: { creating?: boolean } = {},
+): ContainerError {
   if (err instanceof ContainerError) return err
   if (isUnreachable(err)) return new ContainerError('Unreachable', `${during}: ${faultMessage(err)}`)
-  if (statusOf(err) === 400) return new ContainerError('InvalidLimits', faultMessage(err))
+  if (opts.creating && statusOf(err) === 400) return new ContainerError('InvalidLimits', faultMessage(err))
   return new ContainerError('StartFailed', `${during}: ${faultMessage(err)}`)
 }
 

@@ -71,12 +71,12 @@ export function createSwarmBackend(deps: {
         )
         await createIfMissing(() =>
           docker.createNetwork({
+            // Driver and options come from the config network; the engine refuses any given here.
             Name: name,
             Driver: 'bridge',
             Scope: 'swarm',
             CheckDuplicate: true,
             ConfigFrom: { Network: `${name}-config` },
-            Labels: { [LABEL.platform]: 'shared' },
           } as Docker.NetworkCreateOptions),
         )
       })().catch((err: unknown) => {
@@ -201,7 +201,7 @@ export function createSwarmBackend(deps: {
         serviceId = created.id ?? created.ID ?? ''
       } catch (err) {
         if (published && tries < 5 && /already in use|conflict/i.test(faultMessage(err))) continue
-        throw toContainerError(err, 'creating the service')
+        throw toContainerError(err, 'creating the service', { creating: true })
       }
       try {
         const task = await running(serviceId, spec.image)

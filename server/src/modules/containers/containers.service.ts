@@ -17,7 +17,7 @@ import { fail } from '../../http/errors.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import type { PlayContext } from '../game/context.ts'
 import { type ChallengeRow, requireChallenge } from '../game/games.queries.ts'
-import { type InstanceRow, loadInstance } from '../game/instances.ts'
+import { type InstanceRow, loadInstance, requireInstance } from '../game/instances.ts'
 import type { AuditService } from '../logs/audit.service.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
 import type { SettingsService } from '../settings/settings.service.ts'
@@ -90,7 +90,7 @@ export function createContainerService(deps: {
       .from(challenges)
       .where(and(eq(challenges.id, challengeId), eq(challenges.gameId, gameId)))
     if (!c?.isEnabled) throw fail('Challenge_NotFound')
-    const instance = await loadInstance(db, game, c, participation)
+    const instance = await requireInstance(db, c.id, participation.id)
     if (!isContainerType(c.type)) throw fail('Game_ContainerCreationNotAllowed')
     return { game, participation, c, instance }
   }
@@ -137,8 +137,10 @@ export function createContainerService(deps: {
   return {
     /** Starts the team's container (api-contract §2.6, in the contract's order of checks). */
     async start(actor: SessionUser, gameId: number, challengeId: number) {
-      const { game, participation, c, instance } = await teamInstance(actor, gameId, challengeId)
+      const { game, participation, c } = await teamInstance(actor, gameId, challengeId)
       if (!runtime.enabled) throw fail('Container_NotConfigured')
+      // A dynamic container carries the team's flag: hand it out now if the team never opened the challenge.
+      const instance = await loadInstance(db, game, c, participation)
       const existing = await containerOf(instance)
       const giveBack = await takeTurn(instance)
       let oldest: ContainerRow | undefined

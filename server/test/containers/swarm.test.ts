@@ -1,0 +1,93 @@
+import { execFileSync } from 'node:child_process'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { containers, flags, gameInstances } from '../../src/db/schema.ts'
+import { acceptedPlayer, adminAgent, createGame, uniqueName } from '../factories.ts'
+import type { Agent } from '../helpers/agent.ts'
+import { createTestApp, type TestApp } from '../helpers/app.ts'
+import { buildChallengeImage } from '../helpers/challenge-image.ts'
+import { containerChallenge, readEntryEventually } from './helpers.ts'
+
+const docker = (...args: string[]) =>
+  execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+
+let t: TestApp
+let admin: Agent
+/** Whether this file made the swarm (and so leaves it). */
+let created = false
+const network = `pn-s-${uniqueName('n')}`
+
+beforeAll(async () => {
+  await buildChallengeImage()
+  if (docker('info', '--format', '{{.Swarm.LocalNodeState}}') !== 'active') {
+    docker('swarm', 'init', '--advertise-addr', '127.0.0.1')
+    created = true
+  }
+  t = await createTestApp({ CONTAINER_BACKEND: 'swarm', CONTAINER_NETWORK: network })
+  admin = await adminAgent(t.app)
+}, 120_000)
+
+afterAll(async () => {
+  await t.app.deps.services.containerRuntime.reap(new Date(Date.now() + 365 * 86400_000))
+  await t.close()
+  if (created) docker('swarm', 'leave', '--force')
+  else
+    for (const n of [`${network}-swarm`, `${network}-swarm-config`]) {
+      try {
+        docker('network', 'rm', n)
+      } catch {
+        // not made, or still in use by a service being removed; the swarm keeps it harmlessly
+      }
+    }
+}, 60_000)
+
+describe('a team container on Docker Swarm', () => {
+  it('runs as a service with the team’s flag and limits, published on the node, and is removed', async () => {
+    const game = await createGame(admin)
+    const c = await containerChallenge(admin, game.id, { memoryLimit: 80, cpuCount: 3 })
+    const player = await acceptedPlayer(t.app, admin, game.id)
+    const url = `/api/game/${game.id}/container/${c.id}`
+
+    const started = await player.agent.post(url)
+    expect(started.statusCode, started.body).toBe(200)
+    const info = started.json()
+    expect(info.status).toBe('Running')
+    expect(info.entry).toMatch(/^127\.0\.0\.1:\d+$/)
+
+    const [instance] = await t.app.deps.db
+      .select()
+      .from(gameInstances)
+      .where(eq(gameInstances.challengeId, c.id))
+    const [flag] = await t.app.deps.db.select().from(flags).where(eq(flags.id, instance!.flagId!))
+    expect(await readEntryEventually(info.entry)).toBe(
+      `flag=${flag!.flag} team=${player.teamId} pennant=${flag!.flag}`,
+    )
+
+    const [row] = await t.app.deps.db.select().from(containers).where(eq(containers.challengeId, c.id))
+    const spec = JSON.parse(docker('service', 'inspect', row!.containerId, '--format', '{{json .Spec}}'))
+    expect(spec.TaskTemplate.Resources.Limits).toMatchObject({
+      MemoryBytes: 80 * 1024 * 1024,
+      NanoCPUs: 300_000_000,
+    })
+    expect(spec.TaskTemplate.RestartPolicy.Condition).toBe('none')
+    expect(spec.Labels['pennant.team']).toBe(String(player.teamId))
+    expect(row!.ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/)
+
+    await t.app.deps.db
+      .update(gameInstances)
+      .set({ lastContainerOperation: new Date(Date.now() - 11_000) })
+      .where(eq(gameInstances.challengeId, c.id))
+    expect((await player.agent.delete(url)).statusCode).toBe(200)
+    expect(() => docker('service', 'inspect', row!.containerId)).toThrow()
+  })
+
+  it('names a missing image', async () => {
+    const game = await createGame(admin)
+    const c = await containerChallenge(admin, game.id, { containerImage: 'pennant-no-such-image:3' })
+    const player = await acceptedPlayer(t.app, admin, game.id)
+    const res = await player.agent.post(`/api/game/${game.id}/container/${c.id}`)
+    expect(res.statusCode).toBe(400)
+    expect(res.json().title).toContain('pennant-no-such-image:3')
+    expect(docker('service', 'ls', '-q', '--filter', `label=pennant.challenge=${c.id}`)).toBe('')
+  })
+})
