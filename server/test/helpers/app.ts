@@ -9,6 +9,8 @@ import { createTestDatabase } from './database.ts'
 export interface TestApp {
   app: App
   dataDir: string
+  /** The PostgreSQL database of this app (unset on PGlite), for a second server process. */
+  databaseUrl?: string
   close(): Promise<void>
 }
 
@@ -34,6 +36,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   return {
     app,
     dataDir,
+    databaseUrl: database.url,
     async close() {
       await app.close()
       await closeInfra(infra)

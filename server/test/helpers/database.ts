@@ -5,7 +5,7 @@ import { type Database, openDatabase } from '../../src/db/index.ts'
  * A fresh, migrated database for one test file: a new database on the PostgreSQL server named
  * by TEST_DATABASE_URL (dropped afterwards), or an in-memory PGlite when it is unset.
  */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(): Promise<Database & { url?: string }> {
   const serverUrl = process.env.TEST_DATABASE_URL
   if (!serverUrl) return openDatabase({ dataDir: null })
 
@@ -19,6 +19,7 @@ export async function createTestDatabase(): Promise<Database> {
   const database = await openDatabase({ url: url.toString(), dataDir: null })
   return {
     ...database,
+    url: url.toString(),
     async close() {
       await database.close()
       const cleanup = new pg.Client({ connectionString: serverUrl })

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from './index.ts'
+
+describe('loadConfig: containers', () => {
+  it('finds the engine by itself and tells where entries point', () => {
+    const c = loadConfig({}).containers
+    expect(c).toMatchObject({
+      backend: 'auto',
+      publicHost: '127.0.0.1',
+      publicHostFrom: 'default',
+      network: 'pennant-challenges',
+    })
+  })
+  it('takes the public host from PUBLIC_URL, and CONTAINER_PUBLIC_HOST over it', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://ctf.example.org/' }).containers).toMatchObject({
+      publicHost: 'ctf.example.org',
+      publicHostFrom: 'PUBLIC_URL',
+    })
+    expect(
+      loadConfig({ PUBLIC_URL: 'https://ctf.example.org', CONTAINER_PUBLIC_HOST: 'chal.example.org' })
+        .containers,
+    ).toMatchObject({ publicHost: 'chal.example.org', publicHostFrom: 'CONTAINER_PUBLIC_HOST' })
+  })
+  it('refuses settings it does not know, naming them', () => {
+    expect(() => loadConfig({ CONTAINER_BACKEND: 'kubernetes' })).toThrow(/CONTAINER_BACKEND/)
+    expect(() => loadConfig({ CONTAINER_SWARM_PUBLISH: 'mesh' })).toThrow(/CONTAINER_SWARM_PUBLISH/)
+    expect(() => loadConfig({ CONTAINER_NETWORK: 'bad name!' })).toThrow(/CONTAINER_NETWORK/)
+    expect(() => loadConfig({ CONTAINER_START_CONCURRENCY: '0' })).toThrow(/CONTAINER_START_CONCURRENCY/)
+  })
+})
