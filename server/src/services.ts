@@ -86,6 +86,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   const editGames = createEditGameService({
     db,
     blobs,
+    removeContainers: (gameId) => containers.removeAllOf({ gameId }),
     onChanged: (gameId) => {
       scoreboard.forget(gameId)
       playContext.forgetGame(gameId)
@@ -96,6 +97,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     blobs,
     notices,
     testContainer: containers.testContainer,
+    removeContainers: (challengeId) => containers.removeAllOf({ challengeId }),
     onChanged: changed,
   })
   return {

@@ -73,6 +73,11 @@ describe('a team container on Docker', () => {
     expect(info.status).toBe('Running')
     expect(info.entry).toMatch(/^127\.0\.0\.1:\d+$/)
     expect(info.expectStopAt - info.startedAt).toBe(120 * 60_000)
+    // A second start, or a destroy, within 10 s of the start is refused.
+    expect((await player.agent.post(url)).statusCode).toBe(429)
+    const early = await player.agent.delete(url)
+    expect(early.statusCode).toBe(429)
+    expect(early.headers['retry-after']).toBeUndefined()
 
     const [instance] = await db().select().from(gameInstances).where(eq(gameInstances.challengeId, c.id))
     const [flag] = await db().select().from(flags).where(eq(flags.id, instance!.flagId!))
@@ -98,11 +103,6 @@ describe('a team container on Docker', () => {
       String(player.teamId),
     )
 
-    // A second start while it runs, and a destroy within 10 s of the start, are refused.
-    expect((await player.agent.post(url)).statusCode).toBe(429)
-    const early = await player.agent.delete(url)
-    expect(early.statusCode).toBe(429)
-    expect(early.headers['retry-after']).toBeUndefined()
     await coolDown(c.id)
     const again = await player.agent.post(url)
     expect(again.statusCode).toBe(400)
@@ -380,6 +380,27 @@ describe('the admin instance list', () => {
     expect(() => docker('inspect', item.containerId)).toThrow()
     const detail = (await player.agent.get(`/api/game/${game.id}/challenges/${c.id}`)).json()
     expect(detail.context.instanceEntry).toBeNull()
+  })
+
+  it('stops the containers of a challenge or a game when it is deleted', async () => {
+    const game = await createGame(admin)
+    const [c1, c2] = [await containerChallenge(admin, game.id), await containerChallenge(admin, game.id)]
+    const player = await acceptedPlayer(t.app, admin, game.id)
+    for (const c of [c1, c2])
+      expect((await player.agent.post(`/api/game/${game.id}/container/${c.id}`)).statusCode).toBe(200)
+    expect((await admin.post(`/api/edit/games/${game.id}/challenges/${c2.id}/container`)).statusCode).toBe(
+      200,
+    )
+    const ids = (await db().select().from(containers).where(eq(containers.gameId, game.id))).map(
+      (r) => r.containerId,
+    )
+    expect(ids).toHaveLength(3)
+
+    expect((await admin.delete(`/api/edit/games/${game.id}/challenges/${c1.id}`)).statusCode).toBe(200)
+    expect(() => docker('inspect', ids[0]!)).toThrow()
+    expect((await admin.delete(`/api/edit/games/${game.id}`)).statusCode).toBe(200)
+    for (const id of ids) expect(() => docker('inspect', id)).toThrow()
+    expect(await db().select().from(containers).where(eq(containers.challengeId, c2.id))).toEqual([])
   })
 
   it('tells admins which backend runs', async () => {

@@ -354,6 +354,23 @@ export function createContainerService(deps: {
       return { data, length: data.length, total: data.length }
     },
 
+    /**
+     * Removes the containers of a challenge or a game about to be deleted (a deleted challenge's
+     * containers would otherwise run on until their time is up). Failures are left to the reaper.
+     */
+    async removeAllOf(where: { challengeId: number } | { gameId: number }): Promise<void> {
+      if (!runtime.enabled) return
+      const rows = await db
+        .select()
+        .from(containers)
+        .where(
+          'challengeId' in where
+            ? eq(containers.challengeId, where.challengeId)
+            : eq(containers.gameId, where.gameId),
+        )
+      await Promise.all(rows.map((row) => runtime.remove(row).catch(() => {})))
+    },
+
     /** An admin removes any container (no game event, as upstream). */
     async destroyInstance(actor: SessionUser, id: string): Promise<void> {
       const [row] = await db.select().from(containers).where(eq(containers.id, id))

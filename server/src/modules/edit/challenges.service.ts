@@ -43,6 +43,8 @@ export function createEditChallengeService(deps: {
   notices: NoticeService
   /** The organisers' test container of a challenge, as the editor shows it. */
   testContainer: (c: ChallengeRow) => Promise<ContainerInfo | null>
+  /** Stops the challenge's containers before it is deleted. */
+  removeContainers: (challengeId: number) => Promise<void>
   onChanged?: (gameId: number) => void
 }) {
   const { db, blobs, notices } = deps
@@ -178,6 +180,7 @@ export function createEditChallengeService(deps: {
 
     async remove(gameId: number, id: number): Promise<void> {
       const c = await requireChallenge(db, gameId, id)
+      await deps.removeContainers(id)
       const flagAttachments = await db
         .select({ id: flags.attachmentId })
         .from(flags)

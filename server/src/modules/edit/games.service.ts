@@ -65,6 +65,8 @@ function columns(input: GameEdit) {
 export function createEditGameService(deps: {
   db: Db
   blobs: BlobService
+  /** Stops the game's containers before it is deleted. */
+  removeContainers: (gameId: number) => Promise<void>
   onChanged?: (gameId: number) => void
 }) {
   const { db, blobs } = deps
@@ -104,6 +106,7 @@ export function createEditGameService(deps: {
     /** Removes the game with everything hanging off it, and lets go of its files. */
     async remove(id: number): Promise<void> {
       const game = await requireGame(db, id)
+      await deps.removeContainers(id)
       const held = await db.transaction(async (tx) => {
         const files = [game.posterHash]
         const challengeFiles = await tx

@@ -150,7 +150,7 @@ export function createPlayService(deps: {
         score: currentScore(c),
         type: nameOf(ChallengeTypeValues, c.type),
         context: {
-          closeTime: container ? container.expectStopAt.getTime() : null,
+          closeTime: container?.status === 1 ? container.expectStopAt.getTime() : null,
           instanceEntry: container?.status === 1 ? presentEntry(container) : null,
           url: attachment?.url ?? null,
           fileSize: attachment?.fileSize ?? null,
