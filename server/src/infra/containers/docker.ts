@@ -6,6 +6,7 @@ import {
   faultMessage,
   networkName,
   networkOptions,
+  oncePerKey,
   protocolsFor,
   statusOf,
   toContainerError,
@@ -45,7 +46,6 @@ export function createDockerBackend(deps: {
   const { docker } = deps
   const exposedPorts = createImagePorts(docker)
   let engine: Promise<{ cpus: number; storage: boolean; version: string }> | null = null
-  const networks = new Map<boolean, Promise<void>>()
 
   /** What the engine is, read once (and again after a failure). */
   function engineInfo() {
@@ -63,26 +63,17 @@ export function createDockerBackend(deps: {
     return engine
   }
 
-  function ensureNetwork(egress: boolean): Promise<void> {
-    let ready = networks.get(egress)
-    if (!ready) {
-      const name = networkName(deps.network, egress)
-      ready = createIfMissing(() =>
-        docker.createNetwork({
-          Name: name,
-          Driver: 'bridge',
-          CheckDuplicate: true,
-          Options: networkOptions(egress),
-          Labels: { [LABEL.platform]: 'shared' },
-        }),
-      ).catch((err: unknown) => {
-        networks.delete(egress)
-        throw err
-      })
-      networks.set(egress, ready)
-    }
-    return ready
-  }
+  const ensureNetwork = oncePerKey((egress: boolean) =>
+    createIfMissing(() =>
+      docker.createNetwork({
+        Name: networkName(deps.network, egress),
+        Driver: 'bridge',
+        CheckDuplicate: true,
+        Options: networkOptions(egress),
+        Labels: { [LABEL.platform]: 'shared' },
+      }),
+    ),
+  )
 
   async function remove(id: string): Promise<void> {
     try {

@@ -163,5 +163,21 @@ export async function createIfMissing(create: () => Promise<unknown>): Promise<v
   }
 }
 
+/** Runs `work` once per key, and again after a failure (networks are made once per process). */
+export function oncePerKey<K>(work: (key: K) => Promise<void>): (key: K) => Promise<void> {
+  const done = new Map<K, Promise<void>>()
+  return (key) => {
+    let pending = done.get(key)
+    if (!pending) {
+      pending = work(key).catch((err: unknown) => {
+        done.delete(key)
+        throw err
+      })
+      done.set(key, pending)
+    }
+    return pending
+  }
+}
+
 /** Waits `ms` milliseconds. */
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -7,6 +7,7 @@ import {
   faultMessage,
   networkName,
   networkOptions,
+  oncePerKey,
   protocolsFor,
   sleep,
   statusOf,
@@ -53,40 +54,29 @@ export function createSwarmBackend(deps: {
   const { docker } = deps
   // Another node may hold the image the manager lacks: a failed pull here only means "TCP".
   const exposedPorts = createImagePorts(docker)
-  const networks = new Map<boolean, Promise<void>>()
   const swarmNetwork = (egress: boolean) => `${networkName(deps.network, egress)}-swarm`
 
   /** A swarm-scoped bridge on every node, its options (no traffic between teams) from a config network. */
-  function ensureNetwork(egress: boolean): Promise<void> {
-    let ready = networks.get(egress)
-    if (!ready) {
-      const name = swarmNetwork(egress)
-      ready = (async () => {
-        await createIfMissing(() =>
-          docker.createNetwork({
-            Name: `${name}-config`,
-            ConfigOnly: true,
-            Options: networkOptions(egress),
-          } as Docker.NetworkCreateOptions),
-        )
-        await createIfMissing(() =>
-          docker.createNetwork({
-            // Driver and options come from the config network; the engine refuses any given here.
-            Name: name,
-            Driver: 'bridge',
-            Scope: 'swarm',
-            CheckDuplicate: true,
-            ConfigFrom: { Network: `${name}-config` },
-          } as Docker.NetworkCreateOptions),
-        )
-      })().catch((err: unknown) => {
-        networks.delete(egress)
-        throw err
-      })
-      networks.set(egress, ready)
-    }
-    return ready
-  }
+  const ensureNetwork = oncePerKey(async (egress: boolean) => {
+    const name = swarmNetwork(egress)
+    await createIfMissing(() =>
+      docker.createNetwork({
+        Name: `${name}-config`,
+        ConfigOnly: true,
+        Options: networkOptions(egress),
+      } as Docker.NetworkCreateOptions),
+    )
+    await createIfMissing(() =>
+      docker.createNetwork({
+        // Driver and options come from the config network; the engine refuses any given here.
+        Name: name,
+        Driver: 'bridge',
+        Scope: 'swarm',
+        CheckDuplicate: true,
+        ConfigFrom: { Network: `${name}-config` },
+      } as Docker.NetworkCreateOptions),
+    )
+  })
 
   async function remove(id: string): Promise<void> {
     try {
