@@ -56,18 +56,24 @@ export function normalise(schema: Schema | undefined, value: unknown): unknown {
   return value
 }
 
-/** The path of the first string holding a NUL character (PostgreSQL cannot store one), or null. */
-export function findNul(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || 'value' : null
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findNul(value[i], `${path}[${i}]`)
-      if (found) return found
-    }
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const found = findNul(v, path ? `${path}.${k}` : k)
-      if (found) return found
+/** Deeper than any model of the contract; JSON nested further is refused, not walked. */
+export const MAX_DEPTH = 32
+
+/**
+ * What no model accepts, wherever it sits: a string holding a NUL character (PostgreSQL cannot
+ * store one), or nesting deeper than {@link MAX_DEPTH}. Walked with a queue, not recursion, so a
+ * body nested thousands of levels deep costs a 400, not the stack.
+ */
+export function findUnstorable(value: unknown): string | null {
+  const queue: [unknown, string, number][] = [[value, '', 0]]
+  for (let i = 0; i < queue.length; i++) {
+    const [v, path, depth] = queue[i]!
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return `${path || 'value'} must not contain NUL characters`
+    } else if (v && typeof v === 'object') {
+      if (depth >= MAX_DEPTH) return `${path || 'value'} is nested too deeply`
+      if (Array.isArray(v)) v.forEach((item, n) => queue.push([item, `${path}[${n}]`, depth + 1]))
+      else for (const [k, item] of Object.entries(v)) queue.push([item, path ? `${path}.${k}` : k, depth + 1])
     }
   }
   return null
@@ -99,13 +105,12 @@ export function createValidatorCompiler(): FastifySchemaCompiler<Schema> {
   return ({ schema, httpPart }) => {
     const validate: ValidateFunction = (httpPart === 'body' ? strict : coercing).compile(schema)
     return (data: unknown) => {
-      const value = normalise(schema, data)
-      const nul = findNul(value)
-      const ok = !nul && validate(value)
+      // Checked before anything walks the value: a deep body would exhaust the stack.
+      const unstorable = findUnstorable(data)
+      const value = unstorable ? data : normalise(schema, data)
+      const ok = !unstorable && validate(value)
       if (ok) return { value }
-      const message = nul
-        ? `${nul} must not contain NUL characters`
-        : describeError(httpPart ?? 'body', validate.errors?.[0])
+      const message = unstorable ?? describeError(httpPart ?? 'body', validate.errors?.[0])
       const error = new Error(message) as Error & {
         validation: unknown
         validationContext: string

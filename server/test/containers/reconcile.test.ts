@@ -101,7 +101,9 @@ afterAll(async () => {
 
 // Two processes on one database need PostgreSQL; the embedded database has one owner.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('reconciling after a server is killed', () => {
-  it('removes strangers and leftovers, forgets vanished containers, and keeps the rest running', { timeout: 120_000 }, async () => {
+  it('removes strangers and leftovers, forgets vanished containers, and keeps the rest running', {
+    timeout: 120_000,
+  }, async () => {
     const game = await createGame(admin)
     const c = await containerChallenge(admin, game.id)
     const [a, b] = [await acceptedPlayer(t.app, admin, game.id), await acceptedPlayer(t.app, admin, game.id)]

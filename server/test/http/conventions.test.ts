@@ -60,6 +60,28 @@ describe('error shape', () => {
     expect(res.json()).toEqual({ title: 'bio must not contain NUL characters', status: 400 })
   })
 
+  it('refuses JSON nested thousands of levels deep with 400 on any JSON route', async () => {
+    const { agent } = await registeredUser(t.app)
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`
+    for (const url of ['/api/account/update', '/api/account/login']) {
+      const res = await agent.request({
+        method: url.endsWith('update') ? 'PUT' : 'POST',
+        url,
+        payload: `{"bio":${deep},"userName":${deep}}`,
+        headers: { 'content-type': 'application/json' },
+      })
+      expect(res.statusCode, url).toBe(400)
+      expect(res.json().title).toMatch(/nested too deeply/)
+    }
+    const arrays = await agent.request({
+      method: 'PUT',
+      url: '/api/account/update',
+      payload: `${'['.repeat(20000)}${']'.repeat(20000)}`,
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(arrays.statusCode).toBe(400)
+  })
+
   it('answers an over-long path segment with 414 and a malformed URL with 400, in the error shape', async () => {
     const long = await new Agent(t.app).get(`/api/posts/${'x'.repeat(300)}`)
     expect(long.json()).toEqual({ title: 'A path segment is too long', status: 414 })
