@@ -23,6 +23,17 @@ afterAll(() => t.close())
 const pdf = (text = 'writeup') => Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`)
 
 describe('monitor routes', () => {
+  it('keep hidden games from monitors: 404, as for everyone but admins', async () => {
+    const game = await createGame(admin, { hidden: true })
+    const monitor = await registeredUser(t.app)
+    await setRole(t.app, monitor.userName, 2)
+    for (const route of ['events', 'submissions', 'cheatinfo', 'scoreboardsheet', 'submissionsheet']) {
+      const url = `/api/game/${game.id}/${route}`
+      expect((await monitor.agent.get(url)).statusCode, url).toBe(404)
+      expect((await admin.get(url)).statusCode, url).toBe(200)
+    }
+  })
+
   it('show events, submissions and cheat reports to monitors, newest first', async () => {
     const game = await createGame(admin)
     const c = await staticChallenge(admin, game.id, 'flag{m}')

@@ -63,7 +63,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(GameEvent), ...errors(401, 403, 404) },
       },
     },
-    async (request) => service.events(request.params.id, request.query),
+    async (request) => service.events(request.user!, request.params.id, request.query),
   )
 
   app.get(
@@ -82,7 +82,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(Submission), ...errors(401, 403, 404) },
       },
     },
-    async (request) => service.submissions(request.params.id, request.query),
+    async (request) => service.submissions(request.user!, request.params.id, request.query),
   )
 
   app.get(
@@ -96,7 +96,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(CheatInfoModel), ...errors(401, 403, 404) },
       },
     },
-    async (request) => service.cheats(request.params.id),
+    async (request) => service.cheats(request.user!, request.params.id),
   )
 
   const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
@@ -109,7 +109,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       url,
       { config: monitor, schema: { summary, tags, params: Id, response: { ...errors(401, 403, 404) } } },
       async (request, reply) => {
-        const { fileName, bytes } = await service[method](request.params.id)
+        const { fileName, bytes } = await service[method](request.user!, request.params.id)
         reply.header('Content-Type', XLSX)
         reply.header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
         return (reply as FastifyReply).send(bytes)

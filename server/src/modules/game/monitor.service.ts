@@ -15,9 +15,10 @@ import { ParticipationStatusValues } from '../../engine/participation.ts'
 import type { Scoreboard } from '../../engine/scoreboard.ts'
 import { nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
+import type { SessionUser } from '../account/sessions.service.ts'
 import { workbook } from '../assets/xlsx.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
-import { requireGame } from './games.queries.ts'
+import { requireVisibleGame } from './context.ts'
 import type { ScoreboardService } from './scoreboard.service.ts'
 import { stamp } from './writeups.service.ts'
 
@@ -28,8 +29,9 @@ const CONTAINER_EVENTS = [1, 2]
 export function createMonitorService(deps: { db: Db; scoreboard: ScoreboardService }) {
   const { db } = deps
 
-  async function requireStarted(gameId: number) {
-    const game = await requireGame(db, gameId)
+  /** A started game the caller may see: hidden games are 404 to monitors too (decisions.md item 9). */
+  async function requireStarted(actor: SessionUser, gameId: number) {
+    const game = await requireVisibleGame(db, gameId, actor)
     if (Date.now() < game.startTimeUtc.getTime()) throw fail('Game_NotStarted')
     return game
   }
@@ -56,8 +58,12 @@ export function createMonitorService(deps: { db: Db; scoreboard: ScoreboardServi
   })
 
   return {
-    async events(gameId: number, q: { hideContainer: boolean; count: number; skip: number }) {
-      await requireStarted(gameId)
+    async events(
+      actor: SessionUser,
+      gameId: number,
+      q: { hideContainer: boolean; count: number; skip: number },
+    ) {
+      await requireStarted(actor, gameId)
       const rows = await db
         .select({ e: gameEvents, user: users.userName, team: teams.name })
         .from(gameEvents)
@@ -84,8 +90,8 @@ export function createMonitorService(deps: { db: Db; scoreboard: ScoreboardServi
     },
 
     /** Newest first; `count` 0 means all of them. */
-    async submissions(gameId: number, q: { type?: string; count: number; skip: number }) {
-      await requireStarted(gameId)
+    async submissions(actor: SessionUser, gameId: number, q: { type?: string; count: number; skip: number }) {
+      await requireStarted(actor, gameId)
       const base = db
         .select(submissionColumns)
         .from(submissions)
@@ -103,8 +109,8 @@ export function createMonitorService(deps: { db: Db; scoreboard: ScoreboardServi
       return rows.map(presentSubmission)
     },
 
-    async cheats(gameId: number) {
-      await requireStarted(gameId)
+    async cheats(actor: SessionUser, gameId: number) {
+      await requireStarted(actor, gameId)
       const owner = alias(participations, 'owner')
       const ownerTeam = alias(teams, 'owner_team')
       const submitter = alias(participations, 'submitter')
@@ -134,8 +140,8 @@ export function createMonitorService(deps: { db: Db; scoreboard: ScoreboardServi
     },
 
     /** The scoreboard with contact details, one column per challenge (organisers' export). */
-    async scoreboardSheet(gameId: number) {
-      const game = await requireStarted(gameId)
+    async scoreboardSheet(actor: SessionUser, gameId: number) {
+      const game = await requireStarted(actor, gameId)
       const board = JSON.parse((await deps.scoreboard.get(gameId)).bytes.toString()) as Scoreboard
       const teamIds = board.items.map((i) => i.id)
       const people = teamIds.length
@@ -193,8 +199,8 @@ export function createMonitorService(deps: { db: Db; scoreboard: ScoreboardServi
     },
 
     /** Every submission of the game, oldest first. */
-    async submissionSheet(gameId: number) {
-      const game = await requireStarted(gameId)
+    async submissionSheet(actor: SessionUser, gameId: number) {
+      const game = await requireStarted(actor, gameId)
       const rows = await db
         .select({ ...submissionColumns, email: users.email })
         .from(submissions)
