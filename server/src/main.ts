@@ -42,6 +42,10 @@ async function main() {
       .reconcile()
       .catch((err: unknown) => app.log.warn({ err }, 'container reconcile failed'))
   }
+  if (!config.publicUrl)
+    app.log.warn(
+      'PUBLIC_URL is not set: mailed links use the host each request names. Set PUBLIC_URL in production.',
+    )
   const jobs = startJobs({ services: app.deps.services, config, log: app.log })
 
   let closing = false

@@ -28,6 +28,10 @@ const catalogue = {
   ],
   Account_EmailSendFailed: [400, 'The e-mail could not be sent; please try again later'],
   Account_MailNotConfigured: [400, 'This server has no mail service configured; ask an administrator'],
+  Account_LinkHostUntrusted: [
+    400,
+    'This request came through a proxy the server does not trust; ask an administrator to set PUBLIC_URL or TRUST_PROXY',
+  ],
   Account_IncorrectUserNameOrPassword: [401, 'Incorrect user name or password'],
   Account_UserDisabled: [401, 'This account is disabled'],
   Account_EmailNotConfirmedForLogin: [401, 'Confirm your e-mail address first, using the link we mailed you'],

@@ -19,6 +19,27 @@ beforeEach(() => setAccountPolicy(t.app, { emailConfirmationRequired: true }))
 const b64 = (s: string) => Buffer.from(s).toString('base64')
 
 describe('password recovery (POST /api/account/recovery, /passwordreset)', () => {
+  it('builds no link from a host named by a proxy the server does not trust', async () => {
+    const user = await registeredUser(t.app)
+    const forged = await new Agent(t.app).request({
+      method: 'POST',
+      url: '/api/account/recovery',
+      payload: JSON.stringify({ email: user.email }),
+      headers: { 'content-type': 'application/json', 'x-forwarded-host': 'evil.example' },
+    })
+    expect(forged.statusCode).toBe(400)
+    expect(forged.json().title).toMatch(/proxy the server does not trust/)
+    // From a trusted proxy (loopback by default) the forwarded host is the site's own name.
+    const proxied = await new Agent(t.app, '127.0.0.1').request({
+      method: 'POST',
+      url: '/api/account/recovery',
+      payload: JSON.stringify({ email: user.email }),
+      headers: { 'content-type': 'application/json', 'x-forwarded-host': 'ctf.example.org' },
+    })
+    expect(proxied.statusCode).toBe(200)
+    expect((await smtp.mailTo(user.email)).text).toContain('://ctf.example.org/account/reset?')
+  })
+
   it('mails a reset link; the new password works, the old one and other sessions do not', async () => {
     const user = await registeredUser(t.app)
     const res = await new Agent(t.app).post('/api/account/recovery', { email: user.email })

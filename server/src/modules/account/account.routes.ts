@@ -27,10 +27,17 @@ const ROLE_NAMES = ['Banned', 'User', 'Monitor', 'Admin'] as const
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { account } = app.deps.services
   const { publicUrl } = app.deps.config
-  const origin = (request: FastifyRequest): Origin => ({
-    ip: request.ip,
-    linkBase: publicUrl ?? `${request.protocol}://${request.host}`,
-  })
+  const origin = (request: FastifyRequest): Origin => {
+    // Fastify takes X-Forwarded-Host only from trusted proxies; from anyone else it is a forgery
+    // (or a proxy missing from TRUST_PROXY), and no mail link is built from such a request.
+    const forwarded = request.headers['x-forwarded-host']
+    const named = typeof forwarded === 'string' ? forwarded.split(',').pop()?.trim() : undefined
+    const untrusted = !publicUrl && named !== undefined && named !== request.host
+    return {
+      ip: request.ip,
+      linkBase: publicUrl ?? (untrusted ? null : `${request.protocol}://${request.host}`),
+    }
+  }
   const startSession = (request: FastifyRequest, reply: FastifyReply, session: NewSession) =>
     setSessionCookie(request, reply, session.token, session.expiresAt)
 

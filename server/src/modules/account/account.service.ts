@@ -25,7 +25,8 @@ export type RegisterStatus = 'LoggedIn' | 'AdminConfirmationRequired' | 'EmailCo
 /** Where a request came from: its address, and the base URL for links mailed in reply. */
 export interface Origin {
   ip: string
-  linkBase: string
+  /** Null when the request names a host through a proxy the server does not trust. */
+  linkBase: string | null
 }
 export interface NewSession {
   token: string
@@ -64,13 +65,15 @@ export function createAccountService(deps: {
       throw fail('Account_TokenValidationFailed')
   }
 
-  function requireMail() {
+  function requireMail(origin: Origin) {
+    // A reset link pointing at a host an attacker chose would hand them the token.
+    if (!origin.linkBase) throw fail('Account_LinkHostUntrusted')
     if (!mailer.enabled) throw fail('Account_MailNotConfigured')
   }
 
   async function sendLink(kind: MailKind, user: UserRow, to: string, origin: Origin) {
     const token = await tokens.issue(user.id, kind, to)
-    const url = accountLink(origin.linkBase, kind, token, to)
+    const url = accountLink(origin.linkBase ?? '', kind, token, to)
     try {
       await mailer.send(accountMail(kind, { to, userName: user.userName, url, platform: platform() }))
     } catch (err) {
@@ -105,7 +108,7 @@ export function createAccountService(deps: {
       checkDomain(input.email)
       requireStrong(input.password)
       const mailNeeded = !p.activeOnRegister && p.emailConfirmationRequired
-      if (mailNeeded) requireMail()
+      if (mailNeeded) requireMail(origin)
 
       let user = await findUserByEmail(db, input.email)
       if (user) {
@@ -236,7 +239,7 @@ export function createAccountService(deps: {
       if (await findUserByEmail(db, newMail)) throw fail('Account_EmailUsed')
       checkDomain(newMail)
       if (!policy().emailConfirmationRequired) throw fail('Account_ChangeEmailFromAdmin', { data: false })
-      requireMail()
+      requireMail(origin)
       const user = await findUserById(db, actor.id)
       if (!user) throw fail('Auth_LoginRequired')
       await sendLink('mail', user, newMail.trim(), origin)
@@ -256,7 +259,7 @@ export function createAccountService(deps: {
       if (!user) throw fail('Account_UserNotExist')
       if (!user.emailConfirmed) throw fail('Account_EmailNotConfirmed')
       if (!policy().emailConfirmationRequired) throw fail('Account_ResetPasswordFromAdmin')
-      requireMail()
+      requireMail(origin)
       await sendLink('reset', user, user.email, origin)
     },
 
