@@ -3,6 +3,7 @@ import type { Config } from './config/index.ts'
 import type { Db } from './db/index.ts'
 import type { Infra } from './infra/index.ts'
 import { createAccountService } from './modules/account/account.service.ts'
+import { createLoginThrottle } from './modules/account/login-throttle.ts'
 import { createSessionService } from './modules/account/sessions.service.ts'
 import { createTokenService } from './modules/account/tokens.service.ts'
 import { createBlobService } from './modules/assets/blobs.service.ts'
@@ -43,6 +44,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     captcha,
     mailer: infra.mailer,
     audit,
+    throttle: createLoginThrottle({ cache: infra.cache }),
   })
   const posts = createPostService({ db })
   const notices = createNoticeService({ db })

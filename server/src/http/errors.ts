@@ -33,6 +33,7 @@ const catalogue = {
     'This request came through a proxy the server does not trust; ask an administrator to set PUBLIC_URL or TRUST_PROXY',
   ],
   Account_IncorrectUserNameOrPassword: [401, 'Incorrect user name or password'],
+  Account_TooManyAttempts: [429, 'Too many wrong passwords for this account; try again in {0} s'],
   Account_UserDisabled: [401, 'This account is disabled'],
   Account_EmailNotConfirmedForLogin: [401, 'Confirm your e-mail address first, using the link we mailed you'],
   Account_UserNotExist: [404, 'No account uses this e-mail address'],

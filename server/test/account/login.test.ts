@@ -55,6 +55,21 @@ describe('POST /api/account/login', () => {
     expect(agent.cookies.has('pennant_token')).toBe(false)
   })
 
+  it('slows guessing: after 5 wrong passwords that address waits, and says so; others may still sign in', async () => {
+    const { userName, password } = await registeredUser(t.app)
+    const guesser = new Agent(t.app)
+    for (let i = 0; i < 5; i++)
+      expect((await guesser.post('/api/account/login', { userName, password: `Wrong${i}x` })).statusCode).toBe(401)
+    const locked = await guesser.post('/api/account/login', { userName, password })
+    expect(locked.statusCode).toBe(429)
+    expect(locked.headers['retry-after']).toBe('30')
+    expect(locked.json()).toEqual({
+      title: 'Too many wrong passwords for this account; try again in 30 s',
+      status: 429,
+    })
+    expect((await new Agent(t.app).post('/api/account/login', { userName, password })).statusCode).toBe(200)
+  })
+
   it('refuses a banned user with 401 and the disabled message', async () => {
     const { userName } = await registeredUser(t.app)
     await setRole(t.app, userName, 0)

@@ -9,6 +9,7 @@ import type { CaptchaService } from '../info/captcha.service.ts'
 import type { AuditService } from '../logs/audit.service.ts'
 import type { SettingsService } from '../settings/settings.service.ts'
 import { accountLink, accountMail, decodeLinkValue, type MailKind } from './account.mails.ts'
+import type { LoginThrottle } from './login-throttle.ts'
 import type { SessionService, SessionUser } from './sessions.service.ts'
 import type { TokenService } from './tokens.service.ts'
 import {
@@ -45,8 +46,10 @@ export function createAccountService(deps: {
   captcha: CaptchaService
   mailer: Mailer
   audit: AuditService
+  /** Slows password guessing per account (login-throttle.ts). */
+  throttle: LoginThrottle
 }) {
-  const { db, settings, sessions, tokens, blobs, captcha, mailer, audit } = deps
+  const { db, settings, sessions, tokens, blobs, captcha, mailer, audit, throttle } = deps
   const policy = () => settings.get().accountPolicy
   const platform = () => `${settings.get().globalConfig.title || 'Pennant'}::CTF`
 
@@ -158,7 +161,9 @@ export function createAccountService(deps: {
         await verify(await decoyHash, input.password)
         throw fail('Account_IncorrectUserNameOrPassword')
       }
+      await throttle.check(user.id, origin.ip)
       if (!(await verify(user.passwordHash, input.password))) {
+        await throttle.failed(user.id, origin.ip)
         audit.write({
           level: 'Warning',
           logger: 'account',
@@ -169,6 +174,7 @@ export function createAccountService(deps: {
         })
         throw fail('Account_IncorrectUserNameOrPassword')
       }
+      await throttle.succeeded(user.id, origin.ip)
       if (user.role === 0) throw fail('Account_UserDisabled')
       if (!user.emailConfirmed) throw fail('Account_EmailNotConfirmedForLogin')
       audit.write({
