@@ -59,7 +59,9 @@ describe('POST /api/account/login', () => {
     const { userName, password } = await registeredUser(t.app)
     const guesser = new Agent(t.app)
     for (let i = 0; i < 5; i++)
-      expect((await guesser.post('/api/account/login', { userName, password: `Wrong${i}x` })).statusCode).toBe(401)
+      expect(
+        (await guesser.post('/api/account/login', { userName, password: `Wrong${i}x` })).statusCode,
+      ).toBe(401)
     const locked = await guesser.post('/api/account/login', { userName, password })
     expect(locked.statusCode).toBe(429)
     expect(locked.headers['retry-after']).toBe('30')

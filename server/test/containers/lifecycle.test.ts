@@ -259,6 +259,40 @@ describe('a team container on Docker', () => {
     expect(ours).toHaveLength(1)
   })
 
+  it('answers a repeated start with the start still in flight, not a second container', async () => {
+    const game = await createGame(admin)
+    const c = await containerChallenge(admin, game.id)
+    const player = await acceptedPlayer(t.app, admin, game.id)
+    // Opening the challenge gives the team its instance; then a start is under way elsewhere.
+    await player.agent.get(`/api/game/${game.id}/challenges/${c.id}`)
+    const [p] = await db().select().from(gameInstances).where(eq(gameInstances.challengeId, c.id))
+    const id = '11111111-1111-4111-8111-111111111111'
+    const now = new Date()
+    await db()
+      .insert(containers)
+      .values({
+        id,
+        image: 'x',
+        startedAt: now,
+        expectStopAt: new Date(now.getTime() + 60_000),
+        challengeId: c.id,
+      })
+    await db()
+      .update(gameInstances)
+      .set({ containerId: id })
+      .where(eq(gameInstances.challengeId, p!.challengeId))
+    const asked = player.agent.post(`/api/game/${game.id}/container/${c.id}`)
+    await new Promise((r) => setTimeout(r, 300))
+    await db()
+      .update(containers)
+      .set({ status: 1, ip: '10.9.8.7', port: 8080, publicIp: '127.0.0.1', publicPort: 40000 })
+      .where(eq(containers.id, id))
+    const res = await asked
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json().entry).toBe('127.0.0.1:40000')
+    await db().delete(containers).where(eq(containers.id, id))
+  })
+
   it('answers errors users can act on, and leaves nothing behind', async () => {
     const game = await createGame(admin)
     const player = await acceptedPlayer(t.app, admin, game.id)

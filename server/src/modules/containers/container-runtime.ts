@@ -10,7 +10,7 @@ import type { SettingsService } from '../settings/settings.service.ts'
 import type { ContainerRow } from './containers.presenters.ts'
 
 /** A start that has not finished after this long died with its process. */
-const STALE_START_MS = 10 * 60_000
+export const STALE_START_MS = 10 * 60_000
 
 /** What to start and what it belongs to. */
 export interface Launch {
@@ -180,6 +180,20 @@ export function createContainerRuntime(deps: {
         await db.delete(containers).where(eq(containers.id, rowId))
         deps.log.warn({ err, image: launch.image }, 'container start failed')
         throw err
+      }
+    },
+
+    /**
+     * Waits for a start in flight (here or on another server) to finish: the running row, or a
+     * failed start when the row goes away or the start outlives {@link STALE_START_MS}.
+     */
+    async settled(rowId: string): Promise<ContainerRow> {
+      for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
+        const [row] = await db.select().from(containers).where(eq(containers.id, rowId))
+        if (!row || Date.now() - row.startedAt.getTime() > STALE_START_MS)
+          throw fail('Game_ContainerCreationFailed')
+        if (row.status === 1) return row
+        await new Promise((r) => setTimeout(r, delay))
       }
     },
 

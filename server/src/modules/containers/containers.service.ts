@@ -21,7 +21,7 @@ import { type InstanceRow, loadInstance, requireInstance } from '../game/instanc
 import type { AuditService } from '../logs/audit.service.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
 import type { SettingsService } from '../settings/settings.service.ts'
-import { type ContainerRuntime, containerFailure, type Launch } from './container-runtime.ts'
+import { type ContainerRuntime, containerFailure, type Launch, STALE_START_MS } from './container-runtime.ts'
 import { type ContainerRow, presentContainerInfo } from './containers.presenters.ts'
 
 /** Seconds between two starts or removals of one team's container (api-contract §1.8). */
@@ -143,12 +143,16 @@ export function createContainerService(deps: {
       const instance = await loadInstance(db, game, c, participation)
       const existing = await containerOf(instance)
       const giveBack = await takeTurn(instance)
+      if (existing?.status === 0 && Date.now() - existing.startedAt.getTime() < STALE_START_MS) {
+        // Still starting (a request a proxy gave up on, asked again): answer with that start.
+        await giveBack()
+        return presentContainerInfo(await runtime.settled(existing.id))
+      }
       let oldest: ContainerRow | undefined
       let row: ContainerRow
       let launch: Launch
       try {
-        if (existing?.status === 1 || (existing && Date.now() - existing.startedAt.getTime() < 10 * MINUTE))
-          throw fail('Game_ContainerAlreadyCreated')
+        if (existing?.status === 1) throw fail('Game_ContainerAlreadyCreated')
         if (existing) await destroyRow(existing, c, actor.id)
         const policy = deps.settings.get().containerPolicy
         let flag: string | null = null
