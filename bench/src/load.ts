@@ -20,14 +20,20 @@ export interface LoadRequest {
 
 /**
  * Closed-loop load: `concurrency` loops each send a request, wait for the whole answer, repeat,
- * until `seconds` pass or `next` returns null. Keep-alive connections, latency per request.
+ * until `seconds` pass, `stop` says so or `next` returns null. Keep-alive connections, latency per
+ * request.
+ * With `rate`, the loops share that many requests a second on a fixed schedule (a loop that falls
+ * behind sends at once), and latency counts from when the request was due, not when it went out:
+ * the same offered load in every phase, and a stall shows in the figures instead of thinning them.
  */
 export async function load(opts: {
   port: number
   concurrency: number
   seconds: number
+  rate?: number
+  stop?: () => boolean
   next: (loop: number) => LoadRequest | null
-  onResponse?: (status: number, body: Buffer, req: LoadRequest) => void
+  onResponse?: (status: number, body: Buffer, req: LoadRequest, headers: http.IncomingHttpHeaders) => void
 }): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency })
   const latencies: number[] = []
@@ -36,9 +42,13 @@ export async function load(opts: {
   const started = process.hrtime.bigint()
   const deadline = Date.now() + opts.seconds * 1000
 
-  function send(req: LoadRequest): Promise<void> {
+  // Milliseconds between two requests of one loop when paced.
+  const gap = opts.rate ? (opts.concurrency * 1000) / opts.rate : 0
+
+  function send(req: LoadRequest, due?: bigint): Promise<void> {
     return new Promise((resolve) => {
-      const t0 = process.hrtime.bigint()
+      const now = process.hrtime.bigint()
+      const t0 = due !== undefined && due < now ? due : now
       const r = http.request(
         {
           agent,
@@ -55,7 +65,7 @@ export async function load(opts: {
             latencies.push(Number(process.hrtime.bigint() - t0) / 1e6)
             const status = res.statusCode ?? 0
             statuses[status] = (statuses[status] ?? 0) + 1
-            opts.onResponse?.(status, Buffer.concat(chunks), req)
+            opts.onResponse?.(status, Buffer.concat(chunks), req, res.headers)
             resolve()
           })
         },
@@ -71,10 +81,18 @@ export async function load(opts: {
 
   await Promise.all(
     Array.from({ length: opts.concurrency }, async (_, loop) => {
-      while (Date.now() < deadline) {
+      // Paced loops start spread over one gap.
+      let due = started + BigInt(Math.round(((loop * gap) / opts.concurrency) * 1e6))
+      while (Date.now() < deadline && !opts.stop?.()) {
+        if (gap) {
+          const wait = Number(due - process.hrtime.bigint()) / 1e6
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+          if (Date.now() >= deadline || opts.stop?.()) return
+        }
         const req = opts.next(loop)
         if (!req) return
-        await send(req)
+        await send(req, gap ? due : undefined)
+        due += BigInt(Math.round(gap * 1e6))
       }
     }),
   )

@@ -3,6 +3,8 @@
  * drives HTTP load at it from this one, then prints the figures issue 5 asks for.
  *   --teams 1000 --challenges 50 --solves 20000 --seconds 10 --concurrency 64
  * (challenges default to the solves per team + 30, at least 50).
+ * `--containers` measures challenge-container starts on the local Docker engine instead (see
+ * containers.ts): --start-concurrency 4 --sequential 20 --burst 50 --read-rate 200 --submit-rate 40.
  * The database server comes from BENCH_DATABASE_URL (default: the machine's PostgreSQL).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -13,6 +15,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { openDatabase } from '../../server/src/db/index.ts'
+import { addContainerChallenge, containerBench, createNetwork, removeEverything } from './containers.ts'
 import { fmt, load } from './load.ts'
 import { seed } from './seed.ts'
 
@@ -32,6 +35,8 @@ const opts = {
   seconds: arg('seconds', 10),
   concurrency: arg('concurrency', 64),
 }
+const containerMode = args.includes('--containers')
+const startConcurrency = arg('start-concurrency', 4)
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const serverUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
@@ -67,6 +72,23 @@ async function main() {
   url.pathname = `/${dbName}`
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-bench-'))
   const children: ChildProcess[] = []
+  // --containers: what to remove at the end, also when interrupted.
+  const runId = dbName.slice('pennant_bench_'.length)
+  let platformId: string | null = null
+  let containersTouched = false
+  const cleanUpContainers = () => {
+    if (!containersTouched) return
+    containersTouched = false
+    const n = removeEverything(runId, platformId)
+    if (n) say(`Removed ${n} leftover container(s)`)
+  }
+  const interrupted = () => {
+    for (const child of children) child.kill('SIGINT')
+    cleanUpContainers()
+    process.exit(130)
+  }
+  process.once('SIGINT', interrupted)
+  process.once('SIGTERM', interrupted)
   try {
     const migrated = await openDatabase({ url: url.toString(), dataDir: null })
     await migrated.close()
@@ -77,6 +99,12 @@ async function main() {
     say(
       `Seeded ${opts.teams} teams, ${opts.challenges} challenges, ${opts.solves} solves in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
     )
+    let containerChallenge = 0
+    if (containerMode) {
+      containersTouched = true
+      containerChallenge = await addContainerChallenge(client, world.gameId)
+      await createNetwork(runId)
+    }
 
     // --profile writes a V8 CPU profile of the server to ./bench-profile/ when it exits.
     const profile = args.includes('--profile')
@@ -95,6 +123,14 @@ async function main() {
           DATA_DIR: dataDir,
           LOG_LEVEL: 'warn',
           PENNANT_ADMIN_PASSWORD: 'Bench4dmin',
+          ...(containerMode
+            ? {
+                CONTAINER_BACKEND: 'docker',
+                CONTAINER_NETWORK: `pennant-bench-${runId}`,
+                CONTAINER_START_CONCURRENCY: String(startConcurrency),
+                DISABLE_RATE_LIMIT: 'true',
+              }
+            : {}),
         },
         stdio: ['ignore', 'inherit', 'inherit'],
       },
@@ -106,6 +142,32 @@ async function main() {
     const first = await fetch(`http://127.0.0.1:${PORT}${boardPath}`)
     const boardBytes = Buffer.from(await first.arrayBuffer())
     say(`Scoreboard: ${(boardBytes.length / 1024).toFixed(0)} KiB, first build ${Date.now() - t0} ms`)
+
+    if (containerMode) {
+      say('')
+      await containerBench({
+        port: PORT,
+        serverPid: server.pid!,
+        client,
+        world,
+        challengeId: containerChallenge,
+        runId,
+        startConcurrency,
+        opts: {
+          sequential: arg('sequential', 20),
+          burst: arg('burst', 50),
+          seconds: opts.seconds,
+          readRate: arg('read-rate', 200),
+          submitRate: arg('submit-rate', 40),
+        },
+        say,
+        onPlatform: (id) => {
+          platformId = id
+        },
+      })
+      await client.end()
+      return
+    }
 
     // 1. Scoreboard reads, then the same bytes from bare Fastify as the ceiling.
     const reads = await load({
@@ -223,6 +285,7 @@ async function main() {
   } finally {
     for (const child of children) child.kill('SIGINT')
     await sleep(1500)
+    cleanUpContainers()
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
     await admin.end()
     await rm(dataDir, { recursive: true, force: true })
