@@ -4,7 +4,7 @@
  *   --teams 1000 --challenges 50 --solves 20000 --seconds 10 --concurrency 64
  * (challenges default to the solves per team + 30, at least 50).
  * `--containers` measures challenge-container starts on the local Docker engine instead (see
- * containers.ts): --start-concurrency 4 --sequential 20 --burst 50 --read-rate 200 --submit-rate 40.
+ * containers.ts): --start-concurrency 2 --sequential 20 --burst 50 --read-rate 200 --submit-rate 40.
  * The database server comes from BENCH_DATABASE_URL (default: the machine's PostgreSQL).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -36,7 +36,7 @@ const opts = {
   concurrency: arg('concurrency', 64),
 }
 const containerMode = args.includes('--containers')
-const startConcurrency = arg('start-concurrency', 4)
+const startConcurrency = arg('start-concurrency', 2)
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const serverUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'

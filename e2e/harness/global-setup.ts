@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { prepareContainers } from './containers.ts'
 import { createTestDatabase } from './database.ts'
 import { ENV } from './env.ts'
 import { startMailServer } from './mail-server.ts'
@@ -11,9 +12,10 @@ import { startServer } from './server.ts'
 
 /**
  * Global setup: builds the web client, starts the SMTP listener, creates a fresh
- * database, starts the server on a free port and hands the addresses to the tests through
- * environment variables (see `env.ts`). Returns the teardown, which Playwright runs at the end,
- * after failures and on Ctrl-C alike: stop the server, drop the database, close the SMTP listener.
+ * database, prepares challenge containers, starts the server on a free port and hands the
+ * addresses to the tests through environment variables (see `env.ts`). Returns the teardown,
+ * which Playwright runs at the end, after failures and on Ctrl-C alike: stop the server, remove
+ * the run's containers, drop the database, close the SMTP listener.
  */
 export default async function globalSetup() {
   const started = Date.now()
@@ -41,12 +43,16 @@ export default async function globalSetup() {
     cleanups.push(mail.close)
     const database = await createTestDatabase()
     cleanups.push(database.drop)
+    // Before the server in the list, so removed after it has stopped (cleanups run in reverse).
+    const containers = await prepareContainers()
+    cleanups.push(containers.cleanup)
 
     const adminPassword = `E2e-${randomBytes(12).toString('base64url')}`
     const server = await startServer({
       logFile: path.join(ARTIFACTS_DIR, 'server.log'),
       env: {
         ...database.env,
+        ...containers.env,
         WEB_DIR: webDir,
         PENNANT_ADMIN_PASSWORD: adminPassword,
         SMTP_HOST: '127.0.0.1',

@@ -222,7 +222,11 @@ test('an organiser builds a game with three kinds of challenges, flags, an attac
   await tab('Challenges').click()
   const containerTitle = 'Templated web'
   const containerId = await newChallenge(page, containerTitle, 'Web', 'Dynamic container')
-  await expect(page.getByText('Starting a test container is available with containers.')).toBeVisible()
+  await expect(
+    page
+      .getByRole('region', { name: 'Test container' })
+      .getByRole('button', { name: 'Start test container' }),
+  ).toBeVisible()
   await page.getByRole('link', { name: 'Attachment and flags' }).click()
   const template = page.getByRole('textbox', { name: 'Template' })
   await template.fill('flag{short}')

@@ -76,6 +76,8 @@ const routes = [
     '/admin/games/:id/writeups',
     [MAIN, ADMIN, ADMIN_GAME, 'src/pages/admin/games/writeups.tsx', ADMIN_STRINGS],
   ],
+  ['/admin/instances', [MAIN, ADMIN, 'src/pages/admin/instances.tsx', ADMIN_STRINGS]],
+  ['/admin/settings', [MAIN, ADMIN, 'src/pages/admin/settings.tsx', ADMIN_STRINGS]],
 ]
 
 const gz = new Map()

@@ -150,7 +150,7 @@ function containerConfig(env: Env, publicUrl: string | undefined): ContainerConf
     publicHostFrom: explicit ? 'CONTAINER_PUBLIC_HOST' : fromUrl ? 'PUBLIC_URL' : 'default',
     network,
     swarmPublish,
-    startConcurrency: int(env, 'CONTAINER_START_CONCURRENCY', 4, 1, 64),
+    startConcurrency: int(env, 'CONTAINER_START_CONCURRENCY', 2, 1, 64),
     pidsLimit: int(env, 'CONTAINER_PIDS_LIMIT', 1024, 16, 1_000_000),
     reaperIntervalMs: int(env, 'CONTAINER_REAPER_INTERVAL', 30, 1, 3600) * 1000,
   }

@@ -8,7 +8,8 @@ import { acceptedPlayer, adminAgent, createGame, uniqueName } from '../factories
 import type { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { buildChallengeImage } from '../helpers/challenge-image.ts'
-import { containerChallenge, readEntryEventually } from './helpers.ts'
+import { readEntryEventually } from '../helpers/tcp.ts'
+import { containerChallenge } from './helpers.ts'
 
 const sh = (cmd: string, ...args: string[]) =>
   execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()

@@ -15,7 +15,8 @@ import {
 import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { buildChallengeImage, CRASHING_IMAGE } from '../helpers/challenge-image.ts'
-import { containerChallenge, readEntry, readEntryEventually } from './helpers.ts'
+import { readEntry, readEntryEventually } from '../helpers/tcp.ts'
+import { containerChallenge } from './helpers.ts'
 
 let t: TestApp
 let admin: Agent

@@ -6,7 +6,8 @@ import { acceptedPlayer, adminAgent, createGame, uniqueName } from '../factories
 import type { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { buildChallengeImage } from '../helpers/challenge-image.ts'
-import { containerChallenge, readEntryEventually } from './helpers.ts'
+import { readEntryEventually } from '../helpers/tcp.ts'
+import { containerChallenge } from './helpers.ts'
 
 const docker = (...args: string[]) =>
   execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()

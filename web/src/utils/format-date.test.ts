@@ -11,4 +11,9 @@ describe(formatDuration, () => {
   ])('shows %d ms as %s', (ms, text) => {
     expect(formatDuration(ms)).toBe(text)
   })
+
+  it('pads the hours on request', () => {
+    expect(formatDuration(5 * 60_000, { padHours: true })).toBe('00:05:00')
+    expect(formatDuration(3_600_000 * 25, { padHours: true })).toBe('25:00:00')
+  })
 })

@@ -13,11 +13,14 @@ export function formatDate(ms: number, style: 'short' | 'medium' | 'long' = 'med
   return new Intl.DateTimeFormat(getLanguage(), { dateStyle: style }).format(ms)
 }
 
-/** "H:mm:ss" of a duration in milliseconds (countdowns); hours may exceed 24. */
-export function formatDuration(ms: number): string {
+/**
+ * "H:mm:ss" of a duration in milliseconds (countdowns); hours may exceed 24. `padHours` gives
+ * "HH:mm:ss", for a clock whose width should not change as it runs down (container lifetimes).
+ */
+export function formatDuration(ms: number, { padHours = false } = {}): string {
   const total = Math.max(0, Math.floor(ms / 1000))
   const h = Math.floor(total / 3600)
   const m = Math.floor((total % 3600) / 60)
   const s = total % 60
-  return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`
+  return `${padHours ? String(h).padStart(2, '0') : h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`
 }

@@ -153,6 +153,25 @@ export function useChallengeActions(id: number) {
   }
 }
 
+/**
+ * The organisers' test container of a challenge (started from the saved settings); each change
+ * refreshes the challenge, which carries `testContainer`.
+ */
+export function useTestContainerActions(id: number, cId: number) {
+  const revalidate = useRevalidate()
+  const after = async <T>(pending: Promise<T>) => {
+    try {
+      return await pending
+    } finally {
+      await revalidate(`${challenges(id)}/${cId}`)
+    }
+  }
+  return {
+    start: () => after(unwrap(api.POST('/api/edit/games/{id}/challenges/{cId}/container', pc(id, cId)))),
+    destroy: () => after(unwrap(api.DELETE('/api/edit/games/{id}/challenges/{cId}/container', pc(id, cId)))),
+  }
+}
+
 /** Review decisions and division moves; refreshes the list and the public views they change. */
 export function useReviewActions(id: number) {
   const revalidate = useRevalidate()

@@ -105,6 +105,29 @@ export function useChallenge(id: number, challengeId: number | null) {
   )
 }
 
+/**
+ * The team's container of a challenge: start, extend, destroy. Each refreshes the challenge,
+ * whose `instanceEntry` and `closeTime` are what the dialog shows.
+ */
+export function useContainerActions(id: number, challengeId: number) {
+  const revalidate = useRevalidate()
+  const path = { id, challengeId }
+  const after = async <T>(pending: Promise<T>) => {
+    try {
+      return await pending
+    } finally {
+      // Also after a failure: "already running" or "not created" means the dialog is out of date.
+      await revalidate(apiKey('/api/game/{id}/challenges/{challengeId}', { path }))
+    }
+  }
+  return {
+    start: () => after(unwrap(api.POST('/api/game/{id}/container/{challengeId}', { params: { path } }))),
+    extend: () =>
+      after(unwrap(api.POST('/api/game/{id}/container/{challengeId}/extend', { params: { path } }))),
+    destroy: () => after(unwrap(api.DELETE('/api/game/{id}/container/{challengeId}', { params: { path } }))),
+  }
+}
+
 /** What came of a flag: the judge's answer, or `Timeout` when it did not answer in time. */
 export type FlagOutcome = AnswerResult | 'Timeout'
 

@@ -239,7 +239,14 @@ export function ChallengeEditor({ gameId, challenge }: { gameId: number; challen
               </Section>
               {container && (
                 <Section title={t('admin.challenge.section.container')}>
-                  <ContainerFields form={form} errors={errors} set={set} />
+                  <ContainerFields
+                    gameId={gameId}
+                    challenge={challenge}
+                    unsaved={dirty}
+                    form={form}
+                    errors={errors}
+                    set={set}
+                  />
                 </Section>
               )}
             </Stack>

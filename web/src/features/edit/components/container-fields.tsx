@@ -1,17 +1,24 @@
-import { Alert, Button, Group, NumberInput, SimpleGrid, Switch, TextInput } from '@mantine/core'
-import { IconBox, IconPlayerPlay } from '@tabler/icons-react'
+import { NumberInput, SimpleGrid, Switch, TextInput } from '@mantine/core'
 import { useTranslation } from '@/i18n'
+import type { EditChallenge } from '../api'
 import type { ChallengeForm, ChallengeFormErrors } from '../challenge-form'
+import { TestContainer } from './test-container'
 import '@mantine/core/styles/NumberInput.css'
 import '@mantine/core/styles/SimpleGrid.css'
 import '@mantine/core/styles/Switch.css'
 
-/** Image, port and resource limits of a container challenge; test containers come later. */
+/** Image, port and resource limits of a container challenge, and its test container. */
 export function ContainerFields({
+  gameId,
+  challenge,
+  unsaved,
   form,
   errors,
   set,
 }: {
+  gameId: number
+  challenge: EditChallenge
+  unsaved: boolean
   form: ChallengeForm
   errors: ChallengeFormErrors
   set: <K extends keyof ChallengeForm>(key: K, value: ChallengeForm[K]) => void
@@ -75,19 +82,7 @@ export function ContainerFields({
         checked={form.enableTrafficCapture}
         onChange={(e) => set('enableTrafficCapture', e.currentTarget.checked)}
       />
-      <Alert
-        variant="light"
-        color="gray"
-        icon={<IconBox aria-hidden />}
-        title={t('admin.challenge.test_container')}
-      >
-        <Group justify="space-between" gap="sm">
-          {t('admin.challenge.test_container_later')}
-          <Button size="xs" variant="default" leftSection={<IconPlayerPlay size={14} aria-hidden />} disabled>
-            {t('admin.challenge.test_container_start')}
-          </Button>
-        </Group>
-      </Alert>
+      <TestContainer gameId={gameId} challenge={challenge} unsaved={unsaved} />
     </>
   )
 }

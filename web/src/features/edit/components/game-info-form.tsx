@@ -19,6 +19,7 @@ import { type FormEvent, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { confirm } from '@/components/confirm'
 import { ImageUpload } from '@/components/image-upload'
+import { MONO_INPUT } from '@/components/mono-input'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
@@ -33,7 +34,6 @@ import {
   toForm,
   validateGameForm,
 } from '../game-form'
-import { MONO_INPUT } from '../mono-input'
 import { BloodBonusFields } from './blood-bonus-fields'
 import { MarkdownField } from './markdown-field'
 import { Section } from './section'

@@ -1,11 +1,12 @@
 import { Alert, Anchor, Badge, Button, Divider, Group, Modal, Skeleton, Stack, Text } from '@mantine/core'
 import { useMediaQuery } from '@mantine/hooks'
-import { IconAlertTriangle, IconBox, IconBulb, IconDownload, IconExternalLink } from '@tabler/icons-react'
+import { IconAlertTriangle, IconBulb, IconDownload, IconExternalLink } from '@tabler/icons-react'
 import { Markdown } from '@/components/markdown'
 import { useTranslation } from '@/i18n'
 import { formatSize } from '@/utils/format-size'
-import { useChallenge } from '../api'
+import { useChallenge, useContainerActions } from '../api'
 import { CATEGORY_META, categoryColor, categoryLabelKey } from '../categories'
+import { ContainerPanel } from './container-panel'
 import { FlagForm } from './flag-form'
 import '@mantine/core/styles/Overlay.css'
 import '@mantine/core/styles/ModalBase.css'
@@ -25,7 +26,7 @@ function fileName(url: string): string {
 
 /**
  * One challenge (full screen on phones): category, title, points, text, hints, attachment,
- * attempts and the flag form.
+ * the team's container (container types), attempts and the flag form.
  */
 export default function ChallengeDialog({
   gameId,
@@ -51,6 +52,14 @@ export default function ChallengeDialog({
   const local = url?.startsWith('/assets/')
   const container = data?.type === 'StaticContainer' || data?.type === 'DynamicContainer'
   const exhausted = Boolean(data && data.limit > 0 && data.attempts >= data.limit)
+  const { destroy } = useContainerActions(gameId, challengeId)
+
+  const accepted = () => {
+    // Solved: the team's container has done its job (seed behaviour); free the slot.
+    // Best effort and silent: within 10 s of its start the server refuses (429), and it expires anyway.
+    if (container && data?.context.instanceEntry) destroy().catch(() => {})
+    onSolved(challengeId)
+  }
 
   const title = data ? (
     <Group gap="xs" wrap="nowrap">
@@ -145,9 +154,12 @@ export default function ChallengeDialog({
             </Group>
           )}
           {container && (
-            <Alert color="blue" icon={<IconBox aria-hidden />}>
-              {t('challenge.dialog.container')}
-            </Alert>
+            <ContainerPanel
+              gameId={gameId}
+              challengeId={challengeId}
+              entry={data.context.instanceEntry}
+              closeTime={data.context.closeTime}
+            />
           )}
           <Divider />
           <Text size="sm" c="dimmed">
@@ -161,7 +173,7 @@ export default function ChallengeDialog({
             solved={solved}
             exhausted={exhausted}
             practice={practice}
-            onAccepted={() => onSolved(challengeId)}
+            onAccepted={accepted}
           />
           {!local && url && (
             <Text size="xs" c="dimmed">

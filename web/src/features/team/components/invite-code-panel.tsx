@@ -3,10 +3,10 @@ import { useClipboard } from '@mantine/hooks'
 import { IconCopy, IconEye, IconEyeOff, IconQrcode, IconRefresh } from '@tabler/icons-react'
 import { lazy, Suspense, useState } from 'react'
 import { confirm } from '@/components/confirm'
+import { MONO_INPUT } from '@/components/mono-input'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { useInviteCode, useTeamActions } from '../api'
-import { MONO_INPUT } from '../mono-input'
 import { maskInviteCode } from '../team-rules'
 
 const InviteQr = lazy(() => import('./invite-qr'))

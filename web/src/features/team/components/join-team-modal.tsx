@@ -1,10 +1,10 @@
 import { Alert, Button, Group, Stack, TextInput } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
 import type { ApiError } from '@/api/error'
+import { MONO_INPUT } from '@/components/mono-input'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { useTeamActions } from '../api'
-import { MONO_INPUT } from '../mono-input'
 import { isInviteCode } from '../team-rules'
 import { TeamModal } from './team-modal'
 

@@ -1,0 +1,76 @@
+import { Alert, Code, Group, Text } from '@mantine/core'
+import { IconAlertTriangle, IconBox, IconCircleCheck } from '@tabler/icons-react'
+import { useTranslation } from '@/i18n'
+import { useContainerStatus } from '../api'
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <Text size="sm" span>
+      <Text span c="dimmed" inherit>
+        {label}:
+      </Text>{' '}
+      <Text span fw={600} inherit style={{ overflowWrap: 'anywhere' }}>
+        {value}
+      </Text>
+    </Text>
+  )
+}
+
+/**
+ * Whether this server can run challenge containers: not configured (with what to set), the
+ * engine not answering (with its message), or which backend runs and how.
+ */
+export function ContainerStatusBanner() {
+  const { t } = useTranslation()
+  const { data, error } = useContainerStatus()
+  if (error)
+    return (
+      <Alert color="red" icon={<IconAlertTriangle aria-hidden />} title={t('admin.container_status.error')}>
+        {error.title}
+      </Alert>
+    )
+  if (!data) return null
+  if (data.backend === 'none')
+    return (
+      <Alert color="yellow" icon={<IconBox aria-hidden />} title={t('admin.container_status.none')}>
+        {t('admin.container_status.none_hint_before')} <Code>CONTAINER_BACKEND=docker</Code>{' '}
+        {t('admin.container_status.none_hint_after')}
+      </Alert>
+    )
+  const backend = t(`admin.container_status.backend_${data.backend}`)
+  if (!data.available)
+    return (
+      <Alert
+        color="red"
+        icon={<IconAlertTriangle aria-hidden />}
+        title={t('admin.container_status.unavailable', { backend })}
+      >
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {data.message || t('common.error.unknown')}
+        </Text>
+      </Alert>
+    )
+  return (
+    <Alert
+      color="teal"
+      icon={<IconCircleCheck aria-hidden />}
+      title={t('admin.container_status.ready', { backend })}
+    >
+      <Group gap="lg" style={{ rowGap: 2 }}>
+        <Fact label={t('admin.container_status.version')} value={data.version || '—'} />
+        <Fact label={t('admin.container_status.public_host')} value={data.publicHost} />
+        <Fact
+          label={t('admin.container_status.storage')}
+          value={t(
+            data.storageLimits ? 'admin.container_status.storage_on' : 'admin.container_status.storage_off',
+          )}
+        />
+      </Group>
+      {data.message && (
+        <Text size="sm" c="dimmed" mt={4}>
+          {data.message}
+        </Text>
+      )}
+    </Alert>
+  )
+}
