@@ -72,8 +72,9 @@ export function findUnstorable(value: unknown): string | null {
       if (v.includes('\u0000')) return `${path || 'value'} must not contain NUL characters`
     } else if (v && typeof v === 'object') {
       if (depth >= MAX_DEPTH) return `${path || 'value'} is nested too deeply`
-      if (Array.isArray(v)) v.forEach((item, n) => queue.push([item, `${path}[${n}]`, depth + 1]))
-      else for (const [k, item] of Object.entries(v)) queue.push([item, path ? `${path}.${k}` : k, depth + 1])
+      const entries = Array.isArray(v) ? v.map((item, n) => [`[${n}]`, item] as const) : Object.entries(v)
+      for (const [k, item] of entries)
+        queue.push([item, k.startsWith('[') ? `${path}${k}` : path ? `${path}.${k}` : k, depth + 1])
     }
   }
   return null
