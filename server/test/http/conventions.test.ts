@@ -54,6 +54,17 @@ describe('error shape', () => {
     expect(xml.json().status).toBe(415)
   })
 
+  it('takes a JSON content type with no body as no body: fine where none is needed, 400 where one is', async () => {
+    const { agent } = await registeredUser(t.app)
+    const empty = { payload: '', headers: { 'content-type': 'application/json' } }
+    expect((await agent.request({ method: 'POST', url: '/api/account/logout', ...empty })).statusCode).toBe(
+      200,
+    )
+    const login = await agent.request({ method: 'POST', url: '/api/account/login', ...empty })
+    expect(login.statusCode).toBe(400)
+    expect(login.json().status).toBe(400)
+  })
+
   it('refuses text with a NUL character (which PostgreSQL cannot store) with 400', async () => {
     const { agent } = await registeredUser(t.app)
     const res = await agent.put('/api/account/update', { bio: 'a\u0000b' })
