@@ -27,6 +27,7 @@ import { infoRoutes } from './modules/info/info.routes.ts'
 import { editPostRoutes } from './modules/posts/posts.edit.routes.ts'
 import { postsRoutes } from './modules/posts/posts.routes.ts'
 import { teamRoutes } from './modules/team/team.routes.ts'
+import { tokenRoutes } from './modules/tokens/tokens.routes.ts'
 import { createServices } from './services.ts'
 
 export interface AppDeps {
@@ -95,6 +96,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(monitorRoutes, { prefix: '/api' })
   await app.register(writeupRoutes, { prefix: '/api' })
   await app.register(containerRoutes, { prefix: '/api' })
+  await app.register(tokenRoutes, { prefix: '/api/tokens' })
   await app.register(infoRoutes, { prefix: '/api' })
   await app.register(postsRoutes, { prefix: '/api' })
   await app.register(assetRoutes)

@@ -25,6 +25,7 @@ import { createAuditService } from './modules/logs/audit.service.ts'
 import { createPostService } from './modules/posts/posts.service.ts'
 import { createSettingsService } from './modules/settings/settings.service.ts'
 import { createTeamService } from './modules/team/team.service.ts'
+import { createApiTokenService } from './modules/tokens/tokens.service.ts'
 
 /** Builds every service with exactly the dependencies it names. */
 export function createServices(deps: { config: Config; db: Db; infra: Infra; log: FastifyBaseLogger }) {
@@ -125,6 +126,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     teams,
     containerRuntime,
     containers,
+    apiTokens: createApiTokenService({ db }),
   }
 }
 export type Services = ReturnType<typeof createServices>

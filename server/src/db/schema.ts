@@ -116,6 +116,22 @@ export const logs = pgTable(
   (t) => [index('logs_time_utc_idx').on(t.timeUtc)],
 )
 
+/**
+ * API tokens for tools (monitor routes). The token string is shown once at creation; only its
+ * SHA-256 is kept, beside the signed payload's id (`jti`).
+ */
+export const apiTokens = pgTable('api_tokens', {
+  id: uuid('id').primaryKey(),
+  name: varchar('name', { length: 128 }).notNull(),
+  creatorId: uuid('creator_id').references(() => users.id, { onDelete: 'set null' }),
+  tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+  createdAt: ts('created_at').notNull(),
+  /** Null: never expires. */
+  expiresAt: ts('expires_at'),
+  lastUsedAt: ts('last_used_at'),
+  isRevoked: boolean('is_revoked').notNull().default(false),
+})
+
 /** Content-addressed blobs: one row per distinct content, reference counted. */
 export const files = pgTable(
   'files',

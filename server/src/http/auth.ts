@@ -69,6 +69,12 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       }
     }
 
+    // 1b. API tokens stand for a monitor, on the routes a monitor may use and nowhere else.
+    const bearer = request.headers.authorization
+    if (!request.user && request.routeOptions.config.auth === 'monitor' && bearer?.startsWith('Bearer ')) {
+      request.user = await services.apiTokens.resolve(bearer.slice(7).trim())
+    }
+
     // 2. XSRF: API callers get a token cookie; signed-in state changes must echo it in a header.
     const isApi = request.url.startsWith('/api/')
     const xsrf = request.cookies[XSRF_COOKIE]

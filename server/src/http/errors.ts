@@ -128,6 +128,7 @@ const catalogue = {
   Game_ContainerExtensionNotAvailable: [400, 'A container can be extended in its last {0} minutes'],
   Game_ContainerDeletionFailed: [400, 'The container could not be destroyed; try again'],
   Admin_ContainerInstanceNotFound: [404, 'Container not found'],
+  Token_NotFound: [404, 'API token not found'],
   // Posts and captcha
   Post_NotFound: [404, 'Post not found'],
   Captcha_NotEnabled: [404, 'Proof-of-work captcha is not enabled'],

@@ -1,0 +1,115 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { apiTokens } from '../../src/db/schema.ts'
+import { adminAgent, createGame, registeredUser, setRole } from '../factories.ts'
+import { Agent } from '../helpers/agent.ts'
+import { createTestApp, type TestApp } from '../helpers/app.ts'
+
+let t: TestApp
+let admin: Agent
+beforeAll(async () => {
+  t = await createTestApp()
+  admin = await adminAgent(t.app)
+})
+afterAll(() => t.close())
+
+/** A tool outside the browser: no cookies, only the bearer token. */
+const tool = (token: string, url: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE' = 'GET') =>
+  new Agent(t.app).request({ method, url, headers: { authorization: `Bearer ${token}` } })
+
+async function newToken(body: Record<string, unknown> = { name: 'scoreboard bot' }) {
+  const res = await admin.post('/api/tokens', body)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json() as { token: string; info: { id: string; name: string } & Record<string, unknown> }
+}
+
+describe('API tokens (/api/tokens)', () => {
+  it('creates a token shown once, lists it with its creator, and keeps only its hash', async () => {
+    const { token, info } = await newToken({ name: 'bot', expiresIn: 7 })
+    expect(info).toMatchObject({ name: 'bot', creator: 'Admin', isRevoked: false, lastUsedAt: null })
+    expect((info.expiresAt as number) - (info.createdAt as number)).toBe(7 * 86_400_000)
+    const list = (await admin.get('/api/tokens')).json()
+    expect(list.find((x: { id: string }) => x.id === info.id)).toEqual(info)
+    expect(JSON.stringify(list)).not.toContain(token)
+    const [row] = await t.app.deps.db.select().from(apiTokens).where(eq(apiTokens.id, info.id))
+    expect(Object.values(row!).map(String)).not.toContain(token)
+  })
+
+  it('lets a token read the monitor routes, and nothing else', async () => {
+    const game = await createGame(admin)
+    const { token, info } = await newToken()
+    for (const route of ['events', 'submissions', 'cheatinfo', 'submissionsheet']) {
+      const res = await tool(token, `/api/game/${game.id}/${route}`)
+      expect(res.statusCode, route).toBe(200)
+    }
+    const used = (await admin.get('/api/tokens')).json().find((x: { id: string }) => x.id === info.id)
+    expect(used.lastUsedAt).toBeGreaterThan(0)
+    for (const [method, url] of [
+      ['GET', '/api/account/profile'],
+      ['GET', '/api/tokens'],
+      ['GET', '/api/admin/instances'],
+      ['GET', `/api/game/${game.id}/participations`],
+      ['GET', `/api/edit/games/${game.id}`],
+      ['POST', '/api/team'],
+    ] as const) {
+      expect((await tool(token, url, method)).statusCode, `${method} ${url}`).toBe(401)
+    }
+    // Hidden games stay hidden, as for monitors.
+    const hidden = await createGame(admin, { hidden: true })
+    expect((await tool(token, `/api/game/${hidden.id}/events`)).statusCode).toBe(404)
+  })
+
+  it('refuses revoked, deleted, expired, forged and malformed tokens; restores revoked ones', async () => {
+    const game = await createGame(admin)
+    const events = `/api/game/${game.id}/events`
+    const { token, info } = await newToken()
+    expect((await admin.delete(`/api/tokens/${info.id}`)).statusCode).toBe(200)
+    expect((await tool(token, events)).statusCode).toBe(401)
+    expect((await admin.post(`/api/tokens/${info.id}/restore`)).statusCode).toBe(200)
+    expect((await tool(token, events)).statusCode).toBe(200)
+
+    const expiring = await newToken({ name: 'short', expiresIn: 1 })
+    await t.app.deps.db
+      .update(apiTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiTokens.id, expiring.info.id))
+    expect((await tool(expiring.token, events)).statusCode).toBe(401)
+
+    const [body, signature] = token.split('.')
+    for (const bad of [
+      `${body}.${signature!.slice(0, -2)}AA`,
+      `${body}x.${signature}`,
+      'nonsense',
+      '',
+      'a.b.c',
+    ]) {
+      expect((await tool(bad, events)).statusCode, bad).toBe(401)
+    }
+    expect((await admin.delete(`/api/tokens/${info.id}?delete=true`)).statusCode).toBe(200)
+    expect((await tool(token, events)).statusCode).toBe(401)
+    expect((await admin.get('/api/tokens')).json().some((x: { id: string }) => x.id === info.id)).toBe(false)
+  })
+
+  it('is for admins only, and validates its input', async () => {
+    const monitor = await registeredUser(t.app)
+    await setRole(t.app, monitor.userName, 2)
+    expect((await monitor.agent.post('/api/tokens', { name: 'x' })).statusCode).toBe(403)
+    expect((await monitor.agent.get('/api/tokens')).statusCode).toBe(403)
+    expect((await new Agent(t.app).get('/api/tokens')).statusCode).toBe(401)
+    for (const body of [
+      {},
+      { name: '' },
+      { name: '  ' },
+      { name: 'x'.repeat(129) },
+      { name: 'x', expiresIn: -1 },
+    ]) {
+      const res = await admin.post('/api/tokens', body)
+      expect(res.statusCode, JSON.stringify(body)).toBe(400)
+      expect(res.json().status).toBe(400)
+    }
+    const missing = '00000000-0000-4000-8000-000000000000'
+    expect((await admin.post(`/api/tokens/${missing}/restore`)).statusCode).toBe(404)
+    expect((await admin.delete(`/api/tokens/${missing}`)).statusCode).toBe(404)
+    expect((await admin.delete('/api/tokens/not-a-guid')).statusCode).toBe(400)
+  })
+})
