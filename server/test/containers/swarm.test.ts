@@ -19,6 +19,17 @@ let created = false
 const network = `pn-s-${uniqueName('n')}`
 
 beforeAll(async () => {
+  // A swarm network lets go of its config network some while after the last test of a file, so
+  // each run removes the config networks earlier runs could not.
+  for (const id of docker('network', 'ls', '-q', '--filter', 'name=pn-s-', '--filter', 'driver=null').split(
+    '\n',
+  )) {
+    try {
+      if (id) docker('network', 'rm', id)
+    } catch {
+      // in use by a run going on now
+    }
+  }
   await buildChallengeImage()
   if (docker('info', '--format', '{{.Swarm.LocalNodeState}}') !== 'active') {
     docker('swarm', 'init', '--advertise-addr', '127.0.0.1')
@@ -32,14 +43,22 @@ afterAll(async () => {
   await t.app.deps.services.containerRuntime.reap(new Date(Date.now() + 365 * 86400_000))
   await t.close()
   if (created) docker('swarm', 'leave', '--force')
-  else
-    for (const n of [`${network}-swarm`, `${network}-swarm-config`]) {
+  // The swarm network goes once its last task has left, and its config network only after it.
+  for (const n of [`${network}-swarm`, `${network}-swarm-config`]) {
+    for (let tries = 0; tries < 20; tries++) {
       try {
         docker('network', 'rm', n)
+        break
       } catch {
-        // not made, or still in use by a service being removed; the swarm keeps it harmlessly
+        try {
+          docker('network', 'inspect', n)
+        } catch {
+          break // gone (or never made)
+        }
+        await new Promise((r) => setTimeout(r, 500))
       }
     }
+  }
 }, 60_000)
 
 describe('a team container on Docker Swarm', () => {

@@ -63,6 +63,7 @@ export function createSwarmBackend(deps: {
       docker.createNetwork({
         Name: `${name}-config`,
         ConfigOnly: true,
+        CheckDuplicate: true,
         Options: networkOptions(egress),
       } as Docker.NetworkCreateOptions),
     )
