@@ -69,11 +69,16 @@ export class ApiClient {
       }
       if (token) headers['X-XSRF-TOKEN'] = token
     }
-    return this.context.fetch(path, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { data: body }),
-    })
+    const send = () =>
+      this.context.fetch(path, { method, headers, ...(body === undefined ? {} : { data: body }) })
+    try {
+      return await send()
+    } catch (err) {
+      // A kept-alive connection the server closed as it went idle (long tests wait past the
+      // server's keep-alive timeout) fails before the request is read: send it once more.
+      if (!/ECONNRESET|socket hang up/.test(String(err))) throw err
+      return send()
+    }
   }
 
   /** A call that must succeed; returns the parsed JSON body (undefined when empty). */
