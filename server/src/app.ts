@@ -13,8 +13,12 @@ import { createValidatorCompiler } from './http/validation.ts'
 import type { Infra } from './infra/index.ts'
 import { accountRoutes } from './modules/account/account.routes.ts'
 import { adminConfigRoutes } from './modules/admin/config.routes.ts'
+import { logoRoutes } from './modules/admin/logo.routes.ts'
 import { participationRoutes } from './modules/admin/participation.routes.ts'
+import { adminTeamRoutes } from './modules/admin/teams.routes.ts'
+import { adminUserRoutes } from './modules/admin/users.routes.ts'
 import { assetRoutes } from './modules/assets/assets.routes.ts'
+import { fileListRoutes } from './modules/assets/files.routes.ts'
 import { containerRoutes } from './modules/containers/containers.routes.ts'
 import { editChallengeRoutes } from './modules/edit/challenges.routes.ts'
 import { editGameRoutes } from './modules/edit/games.routes.ts'
@@ -24,6 +28,7 @@ import { monitorRoutes } from './modules/game/monitor.routes.ts'
 import { playRoutes } from './modules/game/play.routes.ts'
 import { writeupRoutes } from './modules/game/writeups.routes.ts'
 import { infoRoutes } from './modules/info/info.routes.ts'
+import { logRoutes } from './modules/logs/logs.routes.ts'
 import { editPostRoutes } from './modules/posts/posts.edit.routes.ts'
 import { postsRoutes } from './modules/posts/posts.routes.ts'
 import { teamRoutes } from './modules/team/team.routes.ts'
@@ -80,12 +85,17 @@ export async function buildApp(deps: AppDeps) {
       info: { title: 'Pennant API', version: '1.6.2', description: 'Compatible with the GZCTF 1.6.2 API' },
     },
   })
-  await app.register(errorHandlerPlugin, { webDir: config.webDir })
+  await app.register(errorHandlerPlugin, { webDir: config.webDir, captcha: config.captcha.provider })
   await app.register(authPlugin)
 
   await app.register(accountRoutes, { prefix: '/api/account' })
   await app.register(teamRoutes, { prefix: '/api/team' })
   await app.register(adminConfigRoutes, { prefix: '/api/admin' })
+  await app.register(logoRoutes)
+  await app.register(adminUserRoutes, { prefix: '/api/admin' })
+  await app.register(adminTeamRoutes, { prefix: '/api/admin' })
+  await app.register(logRoutes, { prefix: '/api/admin' })
+  await app.register(fileListRoutes, { prefix: '/api/admin' })
   await app.register(editGameRoutes, { prefix: '/api/edit' })
   await app.register(editChallengeRoutes, { prefix: '/api/edit' })
   await app.register(editNoticeRoutes, { prefix: '/api/edit' })

@@ -6,6 +6,7 @@ import { createAccountService } from './modules/account/account.service.ts'
 import { createLoginThrottle } from './modules/account/login-throttle.ts'
 import { createSessionService } from './modules/account/sessions.service.ts'
 import { createTokenService } from './modules/account/tokens.service.ts'
+import { createAdminUserService } from './modules/admin/users.service.ts'
 import { createBlobService } from './modules/assets/blobs.service.ts'
 import { createContainerRuntime } from './modules/containers/container-runtime.ts'
 import { createContainerService } from './modules/containers/containers.service.ts'
@@ -59,13 +60,23 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   const participations = createParticipationService({ db, onChanged: changed })
   const judge = createJudge({ db, scoreboard, notices, log })
   const games = createGameService({ db, participations, onChanged: changed })
+  // Members or teams went away: cached registrations and boards must be re-read.
+  const membershipChanged = () => {
+    playContext.forgetAll()
+    scoreboard.invalidateAll()
+  }
   const teams = createTeamService({
     db,
     blobs,
-    onMembershipChanged: () => {
-      playContext.forgetAll()
-      scoreboard.invalidateAll()
-    },
+    onMembershipChanged: membershipChanged,
+    removeContainers: (teamId) => containers.removeAllOf({ teamId }),
+  })
+  const adminUsers = createAdminUserService({
+    db,
+    sessions,
+    blobs,
+    audit,
+    onMembershipChanged: membershipChanged,
   })
   const monitor = createMonitorService({ db, scoreboard })
   const writeups = createWriteupService({ db, blobs })
@@ -124,6 +135,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     monitor,
     writeups,
     teams,
+    adminUsers,
     containerRuntime,
     containers,
     apiTokens: createApiTokenService({ db }),

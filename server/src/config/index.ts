@@ -35,6 +35,8 @@ export interface Config {
   /** Fastify `trustProxy`: which hops may set X-Forwarded-For / -Proto. */
   trustProxy: boolean | string
   logLevel: string
+  /** Days the admin log keeps its records. */
+  logRetentionDays: number
   rateLimitDisabled: boolean
   captcha: {
     provider: CaptchaProviderName
@@ -175,6 +177,7 @@ export function loadConfig(env: Env): Config {
     publicUrl,
     trustProxy: trustProxy(env),
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
+    logRetentionDays: int(env, 'LOG_RETENTION_DAYS', 30, 1, 3650),
     rateLimitDisabled: bool(env, 'DISABLE_RATE_LIMIT', false),
     captcha: {
       provider: captchaProvider(env),

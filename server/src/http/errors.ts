@@ -54,6 +54,7 @@ const catalogue = {
   File_Malformed: [400, 'The uploaded form is malformed'],
   File_Missing: [400, 'Attach the file in the form field "file"'],
   File_NotFound: [404, 'File not found'],
+  Assets_IOError: [400, 'The file could not be stored; try again'],
   Avatar_UpdateFailed: [400, 'The image could not be read; use png, gif, jpeg, webp, avif or heic'],
   // Teams
   Team_NotFound: [404, 'Team not found'],
@@ -128,6 +129,15 @@ const catalogue = {
   Game_ContainerExtensionNotAvailable: [400, 'A container can be extended in its last {0} minutes'],
   Game_ContainerDeletionFailed: [400, 'The container could not be destroyed; try again'],
   Admin_ContainerInstanceNotFound: [404, 'Container not found'],
+  Admin_UserNotFound: [404, 'User not found'],
+  Admin_SelfDeletionNotAllowed: [400, 'You cannot delete your own account'],
+  Admin_SelfRoleChangeNotAllowed: [400, 'You cannot change your own role; ask another administrator'],
+  Admin_CaptainDeletionNotAllowed: [
+    400,
+    'This user captains a team; hand the team to another member or delete the team first',
+  ],
+  // Upstream answers 400, not 404, when the team to edit is missing.
+  Admin_TeamNotFoundForEdit: [400, 'Team not found'],
   Token_NotFound: [404, 'API token not found'],
   // Posts and captcha
   Post_NotFound: [404, 'Post not found'],

@@ -52,3 +52,10 @@ export function errors(...statuses: number[]): Record<number, typeof ErrorBody> 
 export const RoleValues = { Banned: 0, User: 1, Monitor: 2, Admin: 3 } as const
 export const Role = Enum('Role', RoleValues)
 export type RoleName = keyof typeof RoleValues
+
+/** `?count=&skip=` paging of a list; `count` is capped at `max` (contract ranges differ per route). */
+export const PageQuery = (max: number, defaultCount = 0) =>
+  Type.Object({
+    count: Type.Integer({ minimum: 0, maximum: max, default: defaultCount }),
+    skip: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0 }),
+  })

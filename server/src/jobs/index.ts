@@ -24,6 +24,8 @@ export function startJobs(deps: { services: Services; config: Config; log: Fasti
     },
     // Containers removed by hand, or left by a start that never recorded itself.
     { name: 'container reconcile', everyMs: 10 * 60_000, run: () => services.containerRuntime.reconcile() },
+    // The admin log keeps LOG_RETENTION_DAYS of records.
+    { name: 'log trim', everyMs: 3600_000, run: () => services.audit.trim(config.logRetentionDays) },
   ]
   const timers = jobs.map((job) => {
     let running = false

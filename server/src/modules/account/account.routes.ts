@@ -6,7 +6,7 @@ import { sendScalar } from '../../http/reply.ts'
 import { Empty, ErrorBody, errors, ResponseWithData } from '../../http/schema.ts'
 import { readUpload } from '../../http/upload.ts'
 import { MAX_IMAGE_BYTES } from '../assets/images.ts'
-import { avatarUrl } from '../posts/posts.service.ts'
+import { presentProfile } from './account.presenters.ts'
 import {
   AccountVerifyModel,
   LoginModel,
@@ -20,8 +20,6 @@ import {
   RegisterStatus,
 } from './account.schemas.ts'
 import type { NewSession, Origin } from './account.service.ts'
-
-const ROLE_NAMES = ['Banned', 'User', 'Monitor', 'Admin'] as const
 
 /** Account — `/api/account/*` (api-contract §2.1). */
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -233,18 +231,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const user = await account.profile(request.user!.id)
-      return {
-        userId: user.id,
-        userName: user.userName,
-        email: user.email,
-        bio: user.bio,
-        phone: user.phone,
-        realName: user.realName,
-        stdNumber: user.stdNumber,
-        avatar: avatarUrl(user.avatarHash),
-        role: ROLE_NAMES[user.role] ?? 'User',
-      }
+      return presentProfile(await account.profile(request.user!.id))
     },
   )
 

@@ -1,12 +1,16 @@
 import { type Static, Type } from 'typebox'
 import { Enum, Nullable, RequiredString, Role } from '../../http/schema.ts'
 
-const UserName = RequiredString({ minLength: 3, maxLength: 15, description: 'User name, 3 to 15 characters' })
-const Email = Type.String({ format: 'email', maxLength: 256, description: 'E-mail address' })
+export const UserName = RequiredString({
+  minLength: 3,
+  maxLength: 15,
+  description: 'User name, 3 to 15 characters',
+})
+export const Email = Type.String({ format: 'email', maxLength: 256, description: 'E-mail address' })
 const Password = RequiredString({ maxLength: 128, description: 'Password' })
 /** Phone numbers: digits with the usual separators, optionally a leading +. */
 // An empty string clears the number (null keeps it, as upstream).
-const Phone = Type.String({ pattern: '^(\\+?[0-9][0-9 ().-]{2,30})?$', maxLength: 32 })
+export const Phone = Type.String({ pattern: '^(\\+?[0-9][0-9 ().-]{2,30})?$', maxLength: 32 })
 const Challenge = Type.Optional(Nullable(Type.String({ maxLength: 4096, description: 'Captcha answer' })))
 
 export const RegisterModel = Type.Object({

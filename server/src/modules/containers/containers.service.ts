@@ -254,7 +254,7 @@ export function createContainerService(deps: {
       const giveBack = await takeTurn(instance)
       try {
         await destroyRow(existing, c, actor.id)
-      } catch (err) {
+      } catch {
         await giveBack()
         throw fail('Game_ContainerDeletionFailed')
       }
@@ -362,7 +362,9 @@ export function createContainerService(deps: {
      * Removes the containers of a challenge or a game about to be deleted (a deleted challenge's
      * containers would otherwise run on until their time is up). Failures are left to the reaper.
      */
-    async removeAllOf(where: { challengeId: number } | { gameId: number }): Promise<void> {
+    async removeAllOf(
+      where: { challengeId: number } | { gameId: number } | { teamId: number },
+    ): Promise<void> {
       if (!runtime.enabled) return
       const rows = await db
         .select()
@@ -370,7 +372,9 @@ export function createContainerService(deps: {
         .where(
           'challengeId' in where
             ? eq(containers.challengeId, where.challengeId)
-            : eq(containers.gameId, where.gameId),
+            : 'gameId' in where
+              ? eq(containers.gameId, where.gameId)
+              : eq(containers.teamId, where.teamId),
         )
       await Promise.all(rows.map((row) => runtime.remove(row).catch(() => {})))
     },

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { sendScalar } from '../../http/reply.ts'
-import { ArrayResponse, Empty, errors } from '../../http/schema.ts'
+import { ArrayResponse, Empty, errors, PageQuery } from '../../http/schema.ts'
 import { readUpload } from '../../http/upload.ts'
 import { MAX_IMAGE_BYTES } from '../assets/images.ts'
-import { GameEditModel, GameIdParams, GameInfoModel, PageQuery } from './games.schemas.ts'
+import { GameEditModel, GameIdParams, GameInfoModel } from './games.schemas.ts'
 
 const admin = { auth: 'admin' } as const
 const tags = ['Edit']

@@ -59,9 +59,3 @@ export const GameEditModel = Type.Object({
 })
 
 export const GameIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) })
-
-export const PageQuery = (max: number) =>
-  Type.Object({
-    count: Type.Integer({ minimum: 0, maximum: max, default: 0 }),
-    skip: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0 }),
-  })

@@ -1,3 +1,4 @@
+import { desc, eq, lt } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from '../../db/index.ts'
 import { logs } from '../../db/schema.ts'
@@ -41,6 +42,30 @@ export function createAuditService(deps: { db: Db; log: FastifyBaseLogger }) {
         .finally(() => pending.delete(done))
       pending.add(done)
     },
+    /** Newest first; `level` is a level name or `All`. */
+    async page(level: string, count: number, skip: number) {
+      const rows = await deps.db
+        .select()
+        .from(logs)
+        .where(level === 'All' ? undefined : eq(logs.level, level))
+        .orderBy(desc(logs.timeUtc), desc(logs.id))
+        .limit(count)
+        .offset(skip)
+      return rows.map((r) => ({
+        time: r.timeUtc.getTime(),
+        name: r.userName ?? 'Anonymous',
+        level: r.level,
+        ip: r.remoteIp,
+        msg: r.message,
+        status: r.status,
+      }))
+    },
+
+    /** Forgets records older than the retention (a timed job). */
+    async trim(retentionDays: number): Promise<void> {
+      await deps.db.delete(logs).where(lt(logs.timeUtc, new Date(Date.now() - retentionDays * 86_400_000)))
+    },
+
     /** Waits for writes in flight (on shutdown). */
     async flush(): Promise<void> {
       await Promise.all(pending)

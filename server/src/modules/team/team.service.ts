@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto'
-import { and, asc, count, eq, gt, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, ilike, inArray, or, sql } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../../db/index.ts'
+import { escapeLike } from '../../db/like.ts'
 import { games, participations, teamMembers, teams, userParticipations, users } from '../../db/schema.ts'
-import { formatInviteCode, parseInviteCode } from '../../engine/invite.ts'
+import { formatInviteCode, newInviteToken, parseInviteCode } from '../../engine/invite.ts'
 import { verifyTeamToken } from '../../engine/keys.ts'
 import { fail } from '../../http/errors.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
@@ -13,7 +13,6 @@ import { teamHead } from './team.presenters.ts'
 
 type TeamRow = typeof teams.$inferSelect
 const MAX_CAPTAINCIES = 3
-const newInviteToken = () => randomBytes(16).toString('hex')
 
 /** Teams: creating, joining by invite code, captaincy, members (api-contract §2.9, decisions.md 5). */
 export function createTeamService(deps: {
@@ -21,19 +20,35 @@ export function createTeamService(deps: {
   blobs: BlobService
   /** Members or teams went away: cached registrations and boards must be re-read. */
   onMembershipChanged?: () => void
+  /** Stops the team's containers (a deleted team's instances go with it). */
+  removeContainers?: (teamId: number) => Promise<void>
 }) {
   const { db, blobs } = deps
 
-  async function present(tx: DbOrTx, team: TeamRow) {
+  /** Many teams with their members in two queries (admin lists). */
+  async function presentMany(tx: DbOrTx, rows: TeamRow[]) {
+    if (!rows.length) return []
     const members = await tx
-      .select({ id: users.id, userName: users.userName, bio: users.bio, avatarHash: users.avatarHash })
+      .select({
+        teamId: teamMembers.teamId,
+        id: users.id,
+        userName: users.userName,
+        bio: users.bio,
+        avatarHash: users.avatarHash,
+      })
       .from(teamMembers)
       .innerJoin(users, eq(users.id, teamMembers.userId))
-      .where(eq(teamMembers.teamId, team.id))
+      .where(
+        inArray(
+          teamMembers.teamId,
+          rows.map((r) => r.id),
+        ),
+      )
       .orderBy(asc(users.userName))
-    return {
+    return rows.map((team) => ({
       ...teamHead(team),
       members: members
+        .filter((m) => m.teamId === team.id)
         .map((m) => ({
           id: m.id,
           userName: m.userName,
@@ -42,7 +57,29 @@ export function createTeamService(deps: {
           captain: m.id === team.captainId,
         }))
         .sort((a, b) => Number(b.captain) - Number(a.captain)),
-    }
+    }))
+  }
+
+  /** Deletes a team with its registrations, instances and submissions; releases its files. */
+  async function destroy(team: TeamRow, check?: (tx: DbOrTx) => Promise<void>) {
+    await check?.(db)
+    // Containers first: once the team row is gone they no longer say whose they were.
+    await deps.removeContainers?.(team.id)
+    const writeups = await db.transaction(async (tx) => {
+      const held = await tx
+        .select({ hash: participations.writeupHash })
+        .from(participations)
+        .where(eq(participations.teamId, team.id))
+      await tx.delete(teams).where(eq(teams.id, team.id))
+      return held.map((h) => h.hash)
+    })
+    for (const hash of [team.avatarHash, ...writeups]) await blobs.release(hash)
+    deps.onMembershipChanged?.()
+  }
+
+  async function present(tx: DbOrTx, team: TeamRow) {
+    const [one] = await presentMany(tx, [team])
+    return one!
   }
 
   async function requireTeam(tx: DbOrTx, id: number) {
@@ -211,17 +248,54 @@ export function createTeamService(deps: {
 
     async remove(actor: SessionUser, id: number) {
       const team = await requireCaptain(db, actor, id)
-      const writeups = await db.transaction(async (tx) => {
-        await requireUnlocked(tx, team)
-        const held = await tx
-          .select({ hash: participations.writeupHash })
-          .from(participations)
-          .where(eq(participations.teamId, id))
-        await tx.delete(teams).where(eq(teams.id, id))
-        return held.map((h) => h.hash)
-      })
-      for (const hash of [team.avatarHash, ...writeups]) await blobs.release(hash)
-      deps.onMembershipChanged?.()
+      await destroy(team, (tx) => requireUnlocked(tx, team))
+    },
+
+    // ---- Admin (api-contract §2.2) ----
+
+    async page(countLimit: number, skip: number) {
+      const [rows, [total]] = await Promise.all([
+        db.select().from(teams).orderBy(asc(teams.id)).limit(countLimit).offset(skip),
+        db.select({ n: count() }).from(teams),
+      ])
+      const data = await presentMany(db, rows)
+      return { data, length: data.length, total: total?.n ?? 0 }
+    },
+
+    /** Name contains the hint (any case), or the id is the hint. */
+    async search(hint: string) {
+      const text = hint.trim()
+      const id = /^\d{1,9}$/.test(text) ? Number(text) : null
+      const rows = await db
+        .select()
+        .from(teams)
+        .where(or(ilike(teams.name, `%${escapeLike(text)}%`), id === null ? undefined : eq(teams.id, id)))
+        .orderBy(asc(teams.id))
+        .limit(30)
+      const data = await presentMany(db, rows)
+      return { data, length: data.length, total: data.length }
+    },
+
+    /** Name and bio when non-empty, the lock when given. */
+    async adminUpdate(
+      id: number,
+      input: { name?: string | null; bio?: string | null; locked?: boolean | null },
+    ) {
+      const [team] = await db.select().from(teams).where(eq(teams.id, id))
+      if (!team) throw fail('Admin_TeamNotFoundForEdit')
+      const set: Partial<TeamRow> = {}
+      if (input.name?.trim()) set.name = input.name.trim()
+      if (input.bio?.trim()) set.bio = input.bio.trim()
+      if (input.locked != null) set.locked = input.locked
+      if (Object.keys(set).length) await db.update(teams).set(set).where(eq(teams.id, id))
+      return { before: team, after: { ...team, ...set } }
+    },
+
+    /** An admin deletes any team, locked or not. */
+    async adminRemove(id: number) {
+      const team = await requireTeam(db, id)
+      await destroy(team)
+      return team
     },
 
     /** Checks a team token against a game's public key (for tools outside the platform). */
