@@ -58,7 +58,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     playContext.forgetGame(gameId)
   }
   const participations = createParticipationService({ db, onChanged: changed })
-  const judge = createJudge({ db, scoreboard, notices, log })
+  const judge = createJudge({ db, scoreboard, notices, log, audit })
   const games = createGameService({ db, participations, onChanged: changed })
   // Members or teams went away: cached registrations and boards must be re-read.
   const membershipChanged = () => {

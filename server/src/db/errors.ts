@@ -13,3 +13,24 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = pgError(err)
   return e?.code === '23505' && (!constraint || e.constraint === constraint)
 }
+
+/** A deadlock or serialization failure: the transaction lost a race and may simply run again. */
+export function isTransientConflict(err: unknown): boolean {
+  const code = pgError(err)?.code
+  return code === '40P01' || code === '40001'
+}
+
+/**
+ * Runs `work` again (up to `attempts` times) when it loses a lock race, e.g. a delete cascading
+ * into rows the judge is writing at that moment.
+ */
+export async function retryConflicts<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await work()
+    } catch (err) {
+      if (i >= attempts || !isTransientConflict(err)) throw err
+      await new Promise((r) => setTimeout(r, 20 * i))
+    }
+  }
+}

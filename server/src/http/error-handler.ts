@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import { AppError, fail } from './errors.ts'
-import { registerWebClient } from './spa.ts'
+import { registerWebClient, type WebClientOptions } from './spa.ts'
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 
@@ -39,8 +39,8 @@ function fromFramework(err: FastifyError): AppError {
  * One error shape for everything: `{title, status}` (decisions.md item 1). Global, so that every
  * encapsulated module answers errors the same way.
  */
-export const errorHandlerPlugin = fp(async (app: FastifyInstance, opts: { webDir?: string }) => {
-  const serveIndex = opts.webDir ? await registerWebClient(app, opts.webDir) : null
+export const errorHandlerPlugin = fp(async (app: FastifyInstance, opts: WebClientOptions) => {
+  const serveIndex = opts.webDir ? await registerWebClient(app, opts.webDir, opts) : null
 
   // A second router holding every route, to tell "wrong method" (405) from "no such path" (404).
   const routes = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true })
@@ -54,7 +54,17 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance, opts: { webDir
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const err = error instanceof AppError ? error : fromFramework(error)
-    if (err.httpStatus >= 500) request.log.error({ err: error }, 'unhandled error')
+    if (err.httpStatus >= 500) {
+      request.log.error({ err: error }, 'unhandled error')
+      app.deps.services.audit.write({
+        level: 'Error',
+        logger: 'http',
+        message: `${request.method} ${request.url.slice(0, 200)} failed: ${error.message.slice(0, 500)}`,
+        status: 'Failed',
+        userName: request.user?.userName,
+        ip: request.ip,
+      })
+    }
     if (err.headers) reply.headers(err.headers)
     return reply.code(err.httpStatus).type('application/json; charset=utf-8').send(toBody(err))
   })

@@ -172,6 +172,27 @@ describe('admin logs (/api/admin/logs)', () => {
     }
   })
 
+  it('keeps solves with their blood, but not wrong answers', async () => {
+    const game = await createGame(admin)
+    const chal = await staticChallenge(admin, game.id)
+    const player = await acceptedPlayer(t.app, admin, game.id)
+    const team = (await player.agent.get('/api/team')).json()[0].name as string
+    await player.agent.post(`/api/game/${game.id}/challenges/${chal.id}`, { flag: 'flag{nope}' })
+    await player.agent.post(`/api/game/${game.id}/challenges/${chal.id}`, { flag: 'flag{static}' })
+    const mine = await eventually(async () => {
+      const list = (await admin.get('/api/admin/logs?count=1000')).json()
+      const rows = list.filter((l: { msg: string }) => l.msg.startsWith(`${team} `))
+      expect(rows).toHaveLength(1)
+      return rows[0]
+    })
+    expect(mine).toMatchObject({
+      msg: `${team} solved ${chal.title} (game ${game.id}, FirstBlood)`,
+      name: player.userName,
+      level: 'Information',
+      status: 'Success',
+    })
+  })
+
   it('names anonymous records Anonymous, and forgets records past the retention', async () => {
     const { db, services } = t.app.deps
     const old = new Date(Date.now() - 40 * 86_400_000)

@@ -1,4 +1,6 @@
+import { and, eq, like } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { logs } from '../../src/db/schema.ts'
 import { ADMIN_PASSWORD, registeredUser } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
@@ -122,7 +124,7 @@ describe('error shape', () => {
   })
 
   it('turns an unexpected fault into a logged 500 that leaks nothing', async () => {
-    const { agent } = await registeredUser(t.app)
+    const { agent, userName } = await registeredUser(t.app)
     const original = t.app.deps.services.account.profile
     t.app.deps.services.account.profile = async () => {
       throw new Error('secret internal detail')
@@ -134,6 +136,14 @@ describe('error shape', () => {
         title: 'Something went wrong on our side; the error has been logged',
         status: 500,
       })
+      // ...logged where an admin reads it, with who and where.
+      await t.app.deps.services.audit.flush()
+      const [row] = await t.app.deps.db
+        .select()
+        .from(logs)
+        .where(and(eq(logs.level, 'Error'), like(logs.message, '%secret internal detail%')))
+      expect(row).toMatchObject({ logger: 'http', status: 'Failed', remoteIp: agent.ip, userName })
+      expect(row!.message).toBe('GET /api/account/profile failed: secret internal detail')
     } finally {
       t.app.deps.services.account.profile = original
     }

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto'
 import { hash } from '@node-rs/argon2'
 import { asc, count, eq, ilike, or, sql } from 'drizzle-orm'
+import { retryConflicts } from '../../db/errors.ts'
 import type { Db, DbOrTx } from '../../db/index.ts'
 import { escapeLike } from '../../db/like.ts'
 import { teamMembers, teams, users } from '../../db/schema.ts'
@@ -233,7 +234,7 @@ export function createAdminUserService(deps: {
       const [captain] = await db.select({ id: teams.id }).from(teams).where(eq(teams.captainId, id)).limit(1)
       if (captain) throw fail('Admin_CaptainDeletionNotAllowed')
       // Memberships, registrations and sessions go with the row; submissions stay, unattributed.
-      await db.delete(users).where(eq(users.id, id))
+      await retryConflicts(() => db.delete(users).where(eq(users.id, id)))
       sessions.forgetUser(id)
       await blobs.release(user.avatarHash)
       deps.onMembershipChanged()

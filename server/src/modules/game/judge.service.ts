@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from '../../db/index.ts'
 import { submissions } from '../../db/schema.ts'
 import { ChallengeTypeValues } from '../../http/enums.ts'
 import type { NoticeService } from '../edit/notices.service.ts'
+import type { AuditService } from '../logs/audit.service.ts'
 import type { ScoreboardService } from './scoreboard.service.ts'
 
 const BLOODS = ['FirstBlood', 'SecondBlood', 'ThirdBlood'] as const
@@ -86,6 +87,8 @@ export function createJudge(deps: {
   scoreboard: ScoreboardService
   notices: NoticeService
   log: FastifyBaseLogger
+  /** The admin log: solves, cheating and judging failures are kept there. */
+  audit?: AuditService
   /** Batches judged at the same time (each takes the next submissions in order). */
   workers?: number
   batchSize?: number
@@ -293,6 +296,19 @@ export function createJudge(deps: {
         // Blood notices while the game runs, and not for challenges whose bloods are off.
         if (blood !== 'Normal' && !row.disableBloodBonus && row.gameEnd > Date.now()) bloods.push(judged)
       }
+      // Solves and cheating are worth an admin's attention; plain wrong answers are not.
+      if (blood || result === 'CheatDetected') {
+        deps.audit?.write({
+          level: result === 'CheatDetected' ? 'Warning' : 'Information',
+          logger: 'judge',
+          message:
+            result === 'CheatDetected'
+              ? `${row.teamName} submitted another team's flag for ${row.title} (game ${row.gameId})`
+              : `${row.teamName} solved ${row.title} (game ${row.gameId}${blood === 'Normal' ? '' : `, ${blood}`})`,
+          status: result === 'CheatDetected' ? 'Denied' : 'Success',
+          userName: row.userName,
+        })
+      }
       const verdict = { submissionId: row.id, gameId: row.gameId, result, blood }
       deps.onVerdict?.(verdict)
       verdicts.push(verdict)
@@ -316,6 +332,12 @@ export function createJudge(deps: {
         await judgeBatch([id])
       } catch (again) {
         deps.log.error({ err: again, submissionId: id }, 'judging failed twice; left pending until restart')
+        deps.audit?.write({
+          level: 'Error',
+          logger: 'judge',
+          message: `Submission ${id} could not be judged (${String(again)}); it is judged again at restart`,
+          status: 'Failed',
+        })
       }
     }
   }

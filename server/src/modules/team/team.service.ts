@@ -1,4 +1,5 @@
 import { and, asc, count, eq, gt, ilike, inArray, or, sql } from 'drizzle-orm'
+import { retryConflicts } from '../../db/errors.ts'
 import type { Db, DbOrTx } from '../../db/index.ts'
 import { escapeLike } from '../../db/like.ts'
 import { games, participations, teamMembers, teams, userParticipations, users } from '../../db/schema.ts'
@@ -65,14 +66,16 @@ export function createTeamService(deps: {
     await check?.(db)
     // Containers first: once the team row is gone they no longer say whose they were.
     await deps.removeContainers?.(team.id)
-    const writeups = await db.transaction(async (tx) => {
-      const held = await tx
-        .select({ hash: participations.writeupHash })
-        .from(participations)
-        .where(eq(participations.teamId, team.id))
-      await tx.delete(teams).where(eq(teams.id, team.id))
-      return held.map((h) => h.hash)
-    })
+    const writeups = await retryConflicts(() =>
+      db.transaction(async (tx) => {
+        const held = await tx
+          .select({ hash: participations.writeupHash })
+          .from(participations)
+          .where(eq(participations.teamId, team.id))
+        await tx.delete(teams).where(eq(teams.id, team.id))
+        return held.map((h) => h.hash)
+      }),
+    )
     for (const hash of [team.avatarHash, ...writeups]) await blobs.release(hash)
     deps.onMembershipChanged?.()
   }
