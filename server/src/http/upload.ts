@@ -1,3 +1,4 @@
+import { finished, PassThrough, type Readable } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
 import { AppError, fail } from './errors.ts'
 
@@ -26,25 +27,62 @@ export async function readUpload(request: FastifyRequest, maxBytes: number, fiel
   return { bytes, filename: part.filename, mimetype: part.mimetype }
 }
 
-/** Reads every file of a multipart request sent in `field` (empty files are skipped). */
-export async function readUploads(
+export interface StreamedUpload {
+  /** The file's bytes; fails with `File_SizeTooLarge` past the limit, `File_Malformed` on a broken form. */
+  file: Readable
+  filename: string
+  mimetype: string
+}
+
+/**
+ * Hands every file of a multipart request sent in `field` to `take` as a stream, one at a time,
+ * so a large file never sits in memory (files in other fields are read and dropped). Returns what
+ * `take` returned, leaving out nulls (files it skipped, e.g. empty ones); none at all is
+ * `File_Missing`. Errors `take` throws pass through unchanged.
+ */
+export async function streamUploads<T>(
   request: FastifyRequest,
-  maxBytes: number,
-  field: string,
-  maxFiles = 20,
-): Promise<Upload[]> {
+  opts: { field: string; maxBytes: number; maxFiles?: number },
+  take: (upload: StreamedUpload) => Promise<T | null>,
+): Promise<T[]> {
   if (!request.isMultipart()) throw fail('File_Missing')
-  const out: Upload[] = []
+  const out: T[] = []
+  let taken: { error: unknown } | null = null
   try {
     for await (const part of request.files({
-      limits: { fileSize: maxBytes, files: maxFiles, fields: 16, fieldSize: 4096 },
+      limits: { fileSize: opts.maxBytes, files: opts.maxFiles ?? 20, fields: 16, fieldSize: 4096 },
     })) {
-      const bytes = await part.toBuffer()
-      if (part.fieldname === field && bytes.length > 0)
-        out.push({ bytes, filename: part.filename, mimetype: part.mimetype })
+      if (part.fieldname !== opts.field) {
+        part.file.resume()
+        continue
+      }
+      // Errors reach `take` through its own pipeline (even when it starts reading late); this
+      // listener only keeps one raised before then from being an uncaught 'error' event.
+      const file = new PassThrough().on('error', () => {})
+      // The parser cuts an over-long file short and ends it quietly; a consumer must see that as
+      // a failure instead, or a truncated file would be stored as if complete.
+      const onLimit = () => file.destroy(fail('File_SizeTooLarge'))
+      part.file.on('limit', onLimit).pipe(file)
+      // A broken form may close the part without ending it (and before we got here): `finished`
+      // sees that too, where a pipe alone would leave `take` waiting forever.
+      const stopWatching = finished(part.file, (err) => {
+        if (err) file.destroy(fail('File_Malformed'))
+      })
+      try {
+        const result = await take({ file, filename: part.filename, mimetype: part.mimetype })
+        if (result !== null) out.push(result)
+      } catch (error) {
+        taken = { error }
+        throw error
+      } finally {
+        // Whatever `take` left unread is drained, so the parser moves on to the next part.
+        stopWatching()
+        part.file.off('limit', onLimit).unpipe(file)
+        part.file.resume()
+      }
     }
   } catch (err) {
-    if (err instanceof AppError) throw err
+    if (taken?.error === err || err instanceof AppError) throw err
     const code = (err as { code?: string }).code
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw fail('File_SizeTooLarge')
     if (code === 'FST_FILES_LIMIT') throw fail('Request_TooLarge')

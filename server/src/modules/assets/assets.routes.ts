@@ -2,9 +2,10 @@ import path from 'node:path'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { notModified } from '../../http/conditional.ts'
-import { fail } from '../../http/errors.ts'
+import { AppError, fail } from '../../http/errors.ts'
 import { Empty, errors } from '../../http/schema.ts'
-import { readUploads } from '../../http/upload.ts'
+import { streamUploads } from '../../http/upload.ts'
+import { LocalFile } from './assets.schemas.ts'
 
 const TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -84,8 +85,6 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  const LocalFile = Type.Object({ hash: Type.String(), name: Type.String() })
-
   app.post(
     '/api/assets',
     {
@@ -101,13 +100,34 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const uploads = await readUploads(request, MAX_ASSET_BYTES, 'files')
-      const stored = []
-      for (const upload of uploads) {
-        const file = await blobs.store(upload.bytes, request.query.filename ?? safeName(upload.filename))
-        stored.push({ hash: file.hash, name: file.name })
-      }
-      return stored
+      // Each file goes straight to storage as it arrives: 20 files of 64 MiB never sit in memory.
+      return streamUploads(
+        request,
+        { field: 'files', maxBytes: MAX_ASSET_BYTES, maxFiles: 20 },
+        async ({ file, filename }) => {
+          let staged: Awaited<ReturnType<typeof blobs.stage>>
+          try {
+            staged = await blobs.stage(file)
+          } catch (err) {
+            // Limits and broken forms keep their own answer; the rest is the disk failing.
+            if (err instanceof AppError) throw err
+            request.log.error({ err }, 'storing an uploaded file failed')
+            throw fail('Assets_IOError')
+          }
+          if (staged.size === 0) {
+            await staged.discard()
+            return null
+          }
+          try {
+            const row = await staged.keep(request.query.filename ?? safeName(filename))
+            return { hash: row.hash, name: row.name }
+          } catch (err) {
+            await staged.discard().catch(() => {})
+            request.log.error({ err }, 'recording an uploaded file failed')
+            throw fail('Assets_IOError')
+          }
+        },
+      )
     },
   )
 

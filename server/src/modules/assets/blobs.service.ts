@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import type { Readable } from 'node:stream'
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { files } from '../../db/schema.ts'
@@ -12,20 +13,43 @@ export type FileRow = typeof files.$inferSelect
  */
 export function createBlobService(deps: { db: Db; storage: BlobStorage }) {
   const { db, storage } = deps
+
+  /** Records stored bytes (or one more reference to them) under `name`. */
+  async function record(hash: string, name: string, size: number): Promise<FileRow> {
+    const now = new Date()
+    const [row] = await db
+      .insert(files)
+      .values({ hash, name, fileSize: size, uploadTimeUtc: now })
+      .onConflictDoUpdate({
+        target: files.hash,
+        set: { name, uploadTimeUtc: now, referenceCount: sql`${files.referenceCount} + 1` },
+      })
+      .returning()
+    return row!
+  }
+
   return {
     async store(bytes: Buffer, name: string): Promise<FileRow> {
       const hash = createHash('sha256').update(bytes).digest('hex')
       await storage.put(hash, bytes)
-      const now = new Date()
-      const [row] = await db
-        .insert(files)
-        .values({ hash, name, fileSize: bytes.length, uploadTimeUtc: now })
-        .onConflictDoUpdate({
-          target: files.hash,
-          set: { name, uploadTimeUtc: now, referenceCount: sql`${files.referenceCount} + 1` },
-        })
-        .returning()
-      return row!
+      return record(hash, name, bytes.length)
+    },
+
+    /**
+     * Streams bytes into storage, hashing them on the way (large uploads never sit in memory).
+     * Nothing is recorded until `keep`; `discard` drops the bytes (e.g. an empty file).
+     */
+    async stage(source: Readable) {
+      const staged = await storage.stage(source)
+      return {
+        hash: staged.hash,
+        size: staged.size,
+        async keep(name: string): Promise<FileRow> {
+          await staged.commit()
+          return record(staged.hash, name, staged.size)
+        },
+        discard: () => staged.discard(),
+      }
     },
 
     async find(hash: string): Promise<FileRow | undefined> {

@@ -1,10 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { asc, count, sql } from 'drizzle-orm'
-import { Type } from 'typebox'
 import { files } from '../../db/schema.ts'
 import { ArrayResponse, errors, PageQuery } from '../../http/schema.ts'
-
-const LocalFile = Type.Object({ hash: Type.String(), name: Type.String() })
+import { LocalFile } from './assets.schemas.ts'
 
 /** Admin — stored files (api-contract §2.2, `GET /api/admin/files`). */
 export const fileListRoutes: FastifyPluginAsyncTypebox = async (app) => {

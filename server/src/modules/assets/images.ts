@@ -8,10 +8,11 @@ export const MAX_IMAGE_BYTES = 3 * 1024 * 1024
 /**
  * Checks the bytes really are a picture of an allowed format and re-encodes it: GIFs are kept as
  * they are (animation), everything else becomes WebP, scaled down to `width` when given.
+ * `webp` makes GIFs WebP too (their first frame), for files served as `image/webp`.
  */
 export async function prepareImage(
   bytes: Buffer,
-  opts: { width?: number },
+  opts: { width?: number; webp?: boolean },
 ): Promise<{ bytes: Buffer; ext: string }> {
   if (bytes.length === 0) throw fail('File_SizeZero')
   if (bytes.length > MAX_IMAGE_BYTES) throw fail('File_SizeTooLarge')
@@ -19,7 +20,7 @@ export async function prepareImage(
     const image = sharp(bytes, { limitInputPixels: 40_000_000, failOn: 'error' })
     const { format } = await image.metadata()
     if (!format || !ALLOWED.has(format)) throw new Error(`format ${format}`)
-    if (format === 'gif') return { bytes, ext: 'gif' }
+    if (format === 'gif' && !opts.webp) return { bytes, ext: 'gif' }
     const resized = opts.width ? image.resize({ width: opts.width, withoutEnlargement: true }) : image
     return { bytes: await resized.rotate().webp({ quality: 85 }).toBuffer(), ext: 'webp' }
   } catch {
