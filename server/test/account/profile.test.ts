@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { files } from '../../src/db/schema.ts'
 import { PASSWORD, registeredUser } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
@@ -119,6 +121,22 @@ describe('PUT /api/account/avatar and GET /assets/{hash}/{name}', () => {
       type: 'image/jpeg',
     })
     expect((await new Agent(t.app).get(first)).statusCode).toBe(404)
+  })
+
+  it('holds one reference to a picture uploaded twice, so replacing it frees the file', async () => {
+    const { agent } = await registeredUser(t.app)
+    const same = { bytes: await picture('png', 420), name: 'a.png', type: 'image/png' }
+    const url = (await agent.upload('PUT', '/api/account/avatar', same)).json() as string
+    expect((await agent.upload('PUT', '/api/account/avatar', same)).json()).toBe(url)
+    const hash = url.split('/')[2]!
+    const [row] = await t.app.deps.db.select().from(files).where(eq(files.hash, hash))
+    expect(row!.referenceCount).toBe(1)
+    await agent.upload('PUT', '/api/account/avatar', {
+      bytes: await picture('jpeg', 710),
+      name: 'b.jpg',
+      type: 'image/jpeg',
+    })
+    expect((await new Agent(t.app).get(url)).statusCode).toBe(404)
   })
 
   it.each([

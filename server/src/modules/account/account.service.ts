@@ -221,7 +221,7 @@ export function createAccountService(deps: {
       const file = await blobs.store(image.bytes, `avatar.${image.ext}`)
       const before = await findUserById(db, actor.id)
       await updateUser(db, actor.id, { avatarHash: file.hash })
-      if (before?.avatarHash && before.avatarHash !== file.hash) await blobs.release(before.avatarHash)
+      if (before?.avatarHash) await blobs.release(before.avatarHash)
       return `/assets/${file.hash}/avatar.${image.ext}`
     },
 

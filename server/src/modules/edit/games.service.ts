@@ -143,7 +143,7 @@ export function createEditGameService(deps: {
       const image = await prepareImage(bytes, {})
       const file = await blobs.store(image.bytes, `poster.${image.ext}`)
       await db.update(games).set({ posterHash: file.hash }).where(eq(games.id, id))
-      if (game.posterHash && game.posterHash !== file.hash) await blobs.release(game.posterHash)
+      if (game.posterHash) await blobs.release(game.posterHash)
       return `/assets/${file.hash}/poster.${image.ext}`
     },
 

@@ -57,8 +57,8 @@ export function createWriteupService(deps: { db: Db; blobs: BlobService }) {
         .update(participations)
         .set({ writeupHash: file.hash, writeupTimeUtc: now })
         .where(eq(participations.id, participation.id))
-      if (participation.writeupHash && participation.writeupHash !== file.hash)
-        await blobs.release(participation.writeupHash)
+      // Released even when the same file came again: storing it took a reference of its own.
+      if (participation.writeupHash) await blobs.release(participation.writeupHash)
     },
 
     /** Every handed-in writeup of a game, newest first. */

@@ -245,7 +245,7 @@ export function createTeamService(deps: {
       const image = await prepareImage(bytes, { width: 300 })
       const file = await blobs.store(image.bytes, `avatar.${image.ext}`)
       await db.update(teams).set({ avatarHash: file.hash }).where(eq(teams.id, id))
-      if (team.avatarHash && team.avatarHash !== file.hash) await blobs.release(team.avatarHash)
+      if (team.avatarHash) await blobs.release(team.avatarHash)
       return `/assets/${file.hash}/avatar.${image.ext}`
     },
 
