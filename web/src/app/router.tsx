@@ -96,7 +96,9 @@ const routes: RouteObject[] = [
           { path: 'users', element: at(() => import('@/pages/admin/users'), ADMIN) },
           { path: 'instances', element: at(() => import('@/pages/admin/instances'), ADMIN) },
           { path: 'logs', element: at(() => import('@/pages/admin/logs'), ADMIN) },
+          { path: 'files', element: at(() => import('@/pages/admin/files'), ADMIN) },
           { path: 'settings', element: at(() => import('@/pages/admin/settings'), ADMIN) },
+          { path: 'tokens', element: at(() => import('@/pages/admin/tokens'), ADMIN) },
         ],
       },
       // Not lazy: the role guard shows it too, so it is in the first load anyway.

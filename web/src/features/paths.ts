@@ -34,7 +34,9 @@ export const paths = {
     users: '/admin/users',
     instances: '/admin/instances',
     logs: '/admin/logs',
+    files: '/admin/files',
     settings: '/admin/settings',
+    tokens: '/admin/tokens',
   },
   notFound: '/404',
 } as const

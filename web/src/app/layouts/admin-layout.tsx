@@ -1,7 +1,9 @@
 import { Box } from '@mantine/core'
 import {
+  IconFiles,
   IconFileText,
   IconFlag,
+  IconKey,
   IconServer,
   IconSettings,
   IconUser,
@@ -22,6 +24,8 @@ export default function AdminLayout() {
     { to: paths.admin.users, label: t('admin.tabs.users'), icon: IconUser },
     { to: paths.admin.instances, label: t('admin.tabs.instances'), icon: IconServer },
     { to: paths.admin.logs, label: t('admin.tabs.logs'), icon: IconFileText },
+    { to: paths.admin.files, label: t('admin.tabs.files'), icon: IconFiles },
+    { to: paths.admin.tokens, label: t('admin.tabs.tokens'), icon: IconKey },
     { to: paths.admin.settings, label: t('admin.tabs.settings'), icon: IconSettings },
   ]
   return (

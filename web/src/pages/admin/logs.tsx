@@ -1,5 +1,10 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { LogList } from '@/features/admin/components/records/log-list'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Logs" />
+/** `/admin/logs`: the platform log by level, newest first. */
+export default function AdminLogsPage() {
+  const { t } = useTranslation()
+  usePageTitle(t('admin.logs.title'))
+  return <LogList />
 }

@@ -1,13 +1,29 @@
-import { Stack } from '@mantine/core'
-import { ComingSoon } from '@/components/coming-soon'
+import { Stack, Title } from '@mantine/core'
 import { ContainerStatusBanner } from '@/features/admin/components/container-status-banner'
+import { SettingsEditor } from '@/features/admin/components/settings/settings-editor'
+import { useAdminConfig } from '@/features/admin/settings-api'
+import { DataState } from '@/features/edit/components/data-state'
+import { useSettled } from '@/features/edit/use-settled'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-/** `/admin/settings`: still to come; meanwhile it tells whether containers are configured. */
-export default function Page() {
+/** `/admin/settings`: whether containers can run, then every platform setting. */
+export default function AdminSettingsPage() {
+  const { t } = useTranslation()
+  usePageTitle(t('admin.settings.title'))
+  const result = useAdminConfig()
+  const { data, error, mutate } = result
+  // The form starts from freshly fetched settings, never from the copy kept between visits.
+  const settled = useSettled(result)
   return (
     <Stack gap="md">
+      <Title order={1} size="h2">
+        {t('admin.settings.title')}
+      </Title>
       <ContainerStatusBanner />
-      <ComingSoon title="Settings" />
+      <DataState loading={!settled && !error} error={settled ? undefined : error} onRetry={() => mutate()}>
+        {settled && data && <SettingsEditor config={data} reload={() => mutate()} />}
+      </DataState>
     </Stack>
   )
 }

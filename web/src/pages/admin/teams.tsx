@@ -1,5 +1,10 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { TeamList } from '@/features/admin/components/people/team-list'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Teams" />
+/** `/admin/teams`: every team with its members, searchable; lock, edit, delete. */
+export default function AdminTeamsPage() {
+  const { t } = useTranslation()
+  usePageTitle(t('admin.teams.title'))
+  return <TeamList />
 }

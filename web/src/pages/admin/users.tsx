@@ -1,5 +1,10 @@
-import { ComingSoon } from '@/components/coming-soon'
+import { UserList } from '@/features/admin/components/people/user-list'
+import { usePageTitle } from '@/hooks/use-page-title'
+import { useTranslation } from '@/i18n'
 
-export default function Page() {
-  return <ComingSoon title="Users" />
+/** `/admin/users`: every account, searchable, with editing and batch creation. */
+export default function AdminUsersPage() {
+  const { t } = useTranslation()
+  usePageTitle(t('admin.users.title'))
+  return <UserList />
 }

@@ -1,0 +1,160 @@
+import { ActionIcon, Badge, Button, Group, Paper, Stack, Title } from '@mantine/core'
+import { IconBan, IconKey, IconPlus, IconRestore, IconTrash } from '@tabler/icons-react'
+import { useState } from 'react'
+import { confirm } from '@/components/confirm'
+import { DataState } from '@/features/edit/components/data-state'
+import { useTranslation } from '@/i18n'
+import { formatDateTime } from '@/utils/format-date'
+import { notify } from '@/utils/notify'
+import { type ApiToken, sortTokens, type TokenState, tokenState } from '../../token-form'
+import { useTokenActions, useTokens } from '../../tokens-api'
+import { CreateTokenModal } from './create-token-modal'
+import classes from './token-list.module.css'
+import { TokenSecretModal } from './token-secret-modal'
+import '@mantine/core/styles/Badge.css'
+
+const STATE_COLOR: Record<TokenState, string> = { active: 'teal', revoked: 'red', expired: 'orange' }
+
+function TokenItem({ token, now }: { token: ApiToken; now: number }) {
+  const { t } = useTranslation()
+  const actions = useTokenActions()
+  const [busy, setBusy] = useState<'toggle' | 'delete' | null>(null)
+  const state = tokenState(token, now)
+  const name = token.name
+
+  const run = async (kind: 'toggle' | 'delete', action: () => Promise<unknown>, done: string) => {
+    setBusy(kind)
+    try {
+      await action()
+      notify.success(done)
+    } catch (err) {
+      notify.error(err)
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  const toggle = () =>
+    token.isRevoked
+      ? run('toggle', () => actions.restore(token.id), t('admin.tokens.restored', { name }))
+      : run('toggle', () => actions.revoke(token.id), t('admin.tokens.revoked', { name }))
+
+  const remove = async () => {
+    const ok = await confirm({
+      title: t('admin.tokens.delete'),
+      message: t('admin.tokens.delete_confirm', { name }),
+      confirmLabel: t('admin.tokens.delete'),
+      danger: true,
+    })
+    if (ok) await run('delete', () => actions.remove(token.id), t('admin.tokens.deleted', { name }))
+  }
+
+  return (
+    <Paper component="li" withBorder radius="md" p={{ base: 'sm', sm: 'md' }}>
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
+          <Group gap="xs" style={{ minWidth: 0 }}>
+            <Title order={2} size="h5" style={{ overflowWrap: 'anywhere' }}>
+              {name}
+            </Title>
+            <Badge color={STATE_COLOR[state]} variant="light">
+              {t(`admin.tokens.state.${state}`)}
+            </Badge>
+          </Group>
+          <Group gap={4} wrap="nowrap">
+            <Button
+              size="xs"
+              variant="light"
+              color={token.isRevoked ? 'teal' : 'orange'}
+              loading={busy === 'toggle'}
+              leftSection={
+                token.isRevoked ? <IconRestore size={14} aria-hidden /> : <IconBan size={14} aria-hidden />
+              }
+              onClick={toggle}
+              aria-label={t(token.isRevoked ? 'admin.tokens.restore_named' : 'admin.tokens.revoke_named', {
+                name,
+              })}
+            >
+              {t(token.isRevoked ? 'admin.tokens.restore' : 'admin.tokens.revoke')}
+            </Button>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              loading={busy === 'delete'}
+              onClick={remove}
+              aria-label={t('admin.tokens.delete_named', { name })}
+              title={t('admin.tokens.delete')}
+            >
+              <IconTrash size={16} aria-hidden />
+            </ActionIcon>
+          </Group>
+        </Group>
+        <dl className={classes.facts}>
+          <div>
+            <dt>{t('admin.tokens.col.creator')}</dt>
+            <dd>{token.creator ?? t('admin.tokens.creator_gone')}</dd>
+          </div>
+          <div>
+            <dt>{t('admin.tokens.col.created')}</dt>
+            <dd>{formatDateTime(token.createdAt)}</dd>
+          </div>
+          <div>
+            <dt>{t('admin.tokens.col.expires')}</dt>
+            <dd>{token.expiresAt === null ? t('admin.tokens.never') : formatDateTime(token.expiresAt)}</dd>
+          </div>
+          <div>
+            <dt>{t('admin.tokens.col.last_used')}</dt>
+            <dd>
+              {token.lastUsedAt === null ? t('admin.tokens.never_used') : formatDateTime(token.lastUsedAt)}
+            </dd>
+          </div>
+        </dl>
+      </Stack>
+    </Paper>
+  )
+}
+
+/** Every API token, newest first, with create (secret shown once), revoke / restore and delete. */
+export function TokenList() {
+  const { t } = useTranslation()
+  const { data, error, isLoading, mutate } = useTokens()
+  const [creating, setCreating] = useState(false)
+  const [created, setCreated] = useState<{ token: string; name: string } | null>(null)
+  const tokens = sortTokens(data ?? [])
+  const now = Date.now()
+  const createButton = (
+    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
+      {t('admin.tokens.new')}
+    </Button>
+  )
+
+  return (
+    <Stack gap="sm">
+      {tokens.length > 0 && <Group justify="flex-end">{createButton}</Group>}
+      <DataState
+        loading={isLoading && !data}
+        error={data ? undefined : error}
+        onRetry={() => mutate()}
+        isEmpty={tokens.length === 0}
+        empty={{
+          icon: IconKey,
+          title: t('admin.tokens.none'),
+          description: t('admin.tokens.none_hint'),
+          action: createButton,
+        }}
+      >
+        <ul className={classes.list} aria-label={t('admin.tokens.list_label')}>
+          {tokens.map((token) => (
+            <TokenItem key={token.id} token={token} now={now} />
+          ))}
+        </ul>
+      </DataState>
+      <CreateTokenModal
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(token, name) => setCreated({ token, name })}
+      />
+      <TokenSecretModal created={created} onClose={() => setCreated(null)} />
+    </Stack>
+  )
+}
