@@ -54,10 +54,17 @@ async function idb<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => 
 }
 
 /** Only settled data is worth keeping; errors and in-flight flags are not. */
+/**
+ * Admin lists hold other people's details (e-mails, real names, addresses, logs): they stay in
+ * memory and are never written to the browser's storage.
+ */
+export const isPrivate = (key: string) => key.startsWith('/api/admin/') || key.startsWith('/api/tokens')
+
 function snapshot(): Entry[] {
   const entries: Entry[] = []
   for (const [key, state] of map)
-    if (state.data !== undefined && !key.startsWith('$')) entries.push([key, { data: state.data }])
+    if (state.data !== undefined && !key.startsWith('$') && !isPrivate(key))
+      entries.push([key, { data: state.data }])
   return entries
 }
 

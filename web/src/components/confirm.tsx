@@ -28,10 +28,20 @@ const emit = () => {
  */
 export function confirm(options: ConfirmOptions): Promise<boolean> {
   pending?.resolve(false)
-  return new Promise((resolve) => {
+  // The dialog unmounts at once when answered and cannot hand the focus back itself: keyboard
+  // and screen reader users carry on from the control that asked, unless something took it.
+  const trigger = document.activeElement
+  const answered = new Promise<boolean>((resolve) => {
     pending = { ...options, id: nextId++, resolve }
     emit()
   })
+  void answered.then(() =>
+    requestAnimationFrame(() => {
+      const lost = !document.activeElement || document.activeElement === document.body
+      if (lost && trigger instanceof HTMLElement && trigger.isConnected) trigger.focus()
+    }),
+  )
+  return answered
 }
 
 const ConfirmDialog = lazy(() => import('./confirm-dialog'))

@@ -6,7 +6,7 @@ import { type ConfirmOptions, confirm } from '@/components/confirm'
  * Warns before unsaved edits are lost: the browser's own prompt on reload or close, and a
  * confirmation (with the caller's wording) on any link inside the app. The declarative router
  * has no navigation blocker, so link clicks are caught on the document before the router sees
- * them. (The same guard as the post editor's, with the texts as a parameter.)
+ * them.
  */
 export function useUnsavedGuard(dirty: boolean, question: ConfirmOptions) {
   const navigate = useNavigate()

@@ -16,9 +16,6 @@ export function useAdminConfig() {
   return useApi(ADMIN_CONFIG, undefined, ONCE)
 }
 
-// Called by URL: the logo route may not be in the generated types yet (it is in the contract).
-const deleteByUrl = api.DELETE as unknown as (url: string) => Promise<{ data?: unknown; response: Response }>
-
 /** Saving settings and the logo; each refreshes the public config so the frame shows the change. */
 export function useSettingsActions() {
   const revalidate = useRevalidate()
@@ -31,7 +28,7 @@ export function useSettingsActions() {
     /** After an upload through `LOGO_URL`. */
     logoChanged: () => revalidate('/api/config', ADMIN_CONFIG),
     async removeLogo() {
-      await unwrap(deleteByUrl(LOGO_URL))
+      await unwrap(api.DELETE(LOGO_URL))
       await revalidate('/api/config', ADMIN_CONFIG)
     },
   }

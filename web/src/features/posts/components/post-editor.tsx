@@ -18,11 +18,11 @@ import { Link, useNavigate } from 'react-router'
 import { confirm } from '@/components/confirm'
 import { Markdown } from '@/components/markdown'
 import { paths } from '@/features/paths'
+import { useUnsavedGuard } from '@/hooks/use-unsaved-guard'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { usePostActions } from '../api'
 import { isDirty, type PostDraft, TITLE_MAX, titleProblem, toBody } from '../post-form'
-import { useUnsavedGuard } from '../use-unsaved-guard'
 import classes from './posts.module.css'
 import '@mantine/core/styles/SegmentedControl.css'
 import '@mantine/core/styles/FloatingIndicator.css'
@@ -46,7 +46,11 @@ export function PostEditor({ id, initial }: { id: string | null; initial: PostDr
   const [view, setView] = useState<'write' | 'preview'>('write')
   const [busy, setBusy] = useState<'save' | 'delete' | null>(null)
   const dirty = isDirty(draft, saved)
-  useUnsavedGuard(dirty && busy === null)
+  useUnsavedGuard(dirty && busy === null, {
+    title: t('post.edit.leave_title'),
+    message: t('post.edit.leave_body'),
+    confirmLabel: t('post.edit.leave'),
+  })
 
   const set = <K extends keyof PostDraft>(key: K, value: PostDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }))

@@ -1,14 +1,14 @@
 import { ActionIcon, Avatar, Badge, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconCrown, IconEdit, IconLock, IconLockOpen, IconTrash, IconUsersGroup } from '@tabler/icons-react'
-import { type MouseEvent, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
+import { confirm } from '@/components/confirm'
 import { DataState } from '@/features/edit/components/data-state'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { PEOPLE_PAGE, pageCount, SEARCH_LIMIT, searchHint } from '../../admin-lists'
 import { useTeamActions, useTeamList } from '../../teams-api'
 import { type AdminTeam, sortMembers } from '../../user-form'
-import { confirmFrom } from '../confirm-from'
 import { ListPager } from './list-pager'
 import classes from './people.module.css'
 import { SearchField } from './search-field'
@@ -43,8 +43,8 @@ function TeamItem({
     }
   }
 
-  const remove = async (event: MouseEvent<HTMLButtonElement>) => {
-    const ok = await confirmFrom(event.currentTarget, {
+  const remove = async () => {
+    const ok = await confirm({
       title: t('admin.teams.delete'),
       message: t('admin.teams.delete_confirm', { name, count: team.members.length }),
       confirmLabel: t('admin.teams.delete'),

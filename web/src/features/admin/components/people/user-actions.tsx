@@ -1,11 +1,11 @@
 import { ActionIcon, Box, Group } from '@mantine/core'
 import { IconBan, IconCircleCheck, IconEdit, IconKey, IconTrash } from '@tabler/icons-react'
-import { type MouseEvent, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
+import { confirm } from '@/components/confirm'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import type { AdminUser } from '../../user-form'
 import { useUserActions } from '../../users-api'
-import { confirmFrom } from '../confirm-from'
 
 export interface UserActionHandlers {
   onEdit: (user: AdminUser) => void
@@ -48,9 +48,9 @@ export function UserActions({
     }
   }
 
-  const toggleBan = async (event: MouseEvent<HTMLButtonElement>) => {
+  const toggleBan = async () => {
     if (!banned) {
-      const ok = await confirmFrom(event.currentTarget, {
+      const ok = await confirm({
         title: t('admin.users.ban'),
         message: t('admin.users.ban_confirm', { name }),
         confirmLabel: t('admin.users.ban'),
@@ -62,8 +62,8 @@ export function UserActions({
     if (done) notify.success(t(banned ? 'admin.users.unbanned' : 'admin.users.banned', { name }))
   }
 
-  const resetPassword = async (event: MouseEvent<HTMLButtonElement>) => {
-    const ok = await confirmFrom(event.currentTarget, {
+  const resetPassword = async () => {
+    const ok = await confirm({
       title: t('admin.users.reset_password'),
       message: t('admin.users.reset_password_confirm', { name }),
       confirmLabel: t('admin.users.reset_password'),
@@ -74,8 +74,8 @@ export function UserActions({
     if (done) handlers.onPassword(user, done.value, keyButton.current)
   }
 
-  const remove = async (event: MouseEvent<HTMLButtonElement>) => {
-    const ok = await confirmFrom(event.currentTarget, {
+  const remove = async () => {
+    const ok = await confirm({
       title: t('admin.users.delete'),
       message: t('admin.users.delete_confirm', { name }),
       confirmLabel: t('admin.users.delete'),

@@ -1,13 +1,13 @@
 import { ActionIcon, Anchor, Code, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core'
 import { IconDownload, IconFiles, IconTrash } from '@tabler/icons-react'
-import { type MouseEvent, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
+import { confirm } from '@/components/confirm'
 import { CopyButton } from '@/components/copy-button'
 import { DataState } from '@/features/edit/components/data-state'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { assetUrl, pageCount, RECORD_PAGE, shortHash } from '../../admin-lists'
 import { type StoredFile, useDeleteFile, useFiles } from '../../files-api'
-import { confirmFrom } from '../confirm-from'
 import { ListPager } from '../people/list-pager'
 import classes from './records.module.css'
 import '@mantine/core/styles/Table.css'
@@ -18,8 +18,8 @@ function FileRow({ file, onRemoved }: { file: StoredFile; onRemoved: () => void 
   const [busy, setBusy] = useState(false)
   const name = file.name || t('admin.files.unnamed')
 
-  const remove = async (event: MouseEvent<HTMLButtonElement>) => {
-    const ok = await confirmFrom(event.currentTarget, {
+  const remove = async () => {
+    const ok = await confirm({
       title: t('admin.files.delete'),
       message: t('admin.files.delete_confirm', { name }),
       confirmLabel: t('admin.files.delete'),
