@@ -60,13 +60,12 @@ export const adminConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
         })
       }
       if (containerPolicy) await settings.save('containerPolicy', containerPolicy)
-      audit.write({
-        logger: 'admin',
-        message: `${request.user!.userName} updated the platform settings`,
-        status: 'Success',
-        userName: request.user!.userName,
-        ip: request.ip,
-      })
+      audit.action(
+        'admin',
+        request.user!,
+        request.ip,
+        `${request.user!.userName} updated the platform settings`,
+      )
       return reply.send()
     },
   )

@@ -60,13 +60,12 @@ export const logoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const faviconFile = await blobs.store(favicon.bytes, 'favicon.webp')
         await replaceLogo({ logoHash: logoFile.hash, faviconHash: faviconFile.hash })
       })
-      audit.write({
-        logger: 'admin',
-        message: `${request.user!.userName} uploaded a new platform logo`,
-        status: 'Success',
-        userName: request.user!.userName,
-        ip: request.ip,
-      })
+      audit.action(
+        'admin',
+        request.user!,
+        request.ip,
+        `${request.user!.userName} uploaded a new platform logo`,
+      )
       return reply.send()
     },
   )
@@ -83,13 +82,7 @@ export const logoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       await serially(() => replaceLogo({ logoHash: '', faviconHash: '' }))
-      audit.write({
-        logger: 'admin',
-        message: `${request.user!.userName} removed the platform logo`,
-        status: 'Success',
-        userName: request.user!.userName,
-        ip: request.ip,
-      })
+      audit.action('admin', request.user!, request.ip, `${request.user!.userName} removed the platform logo`)
       return reply.send()
     },
   )

@@ -60,13 +60,12 @@ export const adminTeamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { before, after } = await teams.adminUpdate(request.params.id, request.body)
       const what = before.locked !== after.locked ? (after.locked ? 'locked' : 'unlocked') : 'edited'
-      audit.write({
-        logger: 'admin',
-        message: `${request.user!.userName} ${what} the team ${after.name}${before.name !== after.name ? ` (was ${before.name})` : ''}`,
-        status: 'Success',
-        userName: request.user!.userName,
-        ip: request.ip,
-      })
+      audit.action(
+        'admin',
+        request.user!,
+        request.ip,
+        `${request.user!.userName} ${what} the team ${after.name}${before.name !== after.name ? ` (was ${before.name})` : ''}`,
+      )
       return reply.send()
     },
   )
@@ -84,13 +83,12 @@ export const adminTeamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const team = await teams.adminRemove(request.params.id)
-      audit.write({
-        logger: 'admin',
-        message: `${request.user!.userName} deleted the team ${team.name}`,
-        status: 'Success',
-        userName: request.user!.userName,
-        ip: request.ip,
-      })
+      audit.action(
+        'admin',
+        request.user!,
+        request.ip,
+        `${request.user!.userName} deleted the team ${team.name}`,
+      )
       return reply.send()
     },
   )

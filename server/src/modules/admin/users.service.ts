@@ -80,8 +80,7 @@ export function createAdminUserService(deps: {
     return user
   }
 
-  const trail = (actor: SessionUser, ip: string, message: string) =>
-    audit.write({ logger: 'admin', message, status: 'Success', userName: actor.userName, ip })
+  const trail = (actor: SessionUser, ip: string, message: string) => audit.action('admin', actor, ip, message)
 
   /** One batch row: a new account, or (same name or e-mail) the existing one brought in line. */
   async function upsert(tx: DbOrTx, row: UserCreateInput, passwordHash: string): Promise<UserRow> {

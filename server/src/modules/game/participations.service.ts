@@ -16,11 +16,9 @@ import {
 } from '../../engine/participation.ts'
 import { nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
-import { avatarUrl } from '../posts/posts.service.ts'
+import { presentProfile } from '../account/account.presenters.ts'
 import { teamHead } from '../team/team.presenters.ts'
 import { type GameRow, requireGame } from './games.queries.ts'
-
-const ROLES = ['Banned', 'User', 'Monitor', 'Admin'] as const
 
 /** A division is valid when the game has none and none is given, or it is one of the game's. */
 export const isValidDivision = (game: GameRow, division: string | null | undefined) =>
@@ -64,19 +62,7 @@ export function createParticipationService(deps: { db: Db; onChanged?: (gameId: 
         team: {
           ...teamHead(team),
           captainId: team.captainId,
-          members: members
-            .filter((m) => m.teamId === team.id)
-            .map(({ user: u }) => ({
-              userId: u.id,
-              userName: u.userName,
-              email: u.email,
-              bio: u.bio,
-              phone: u.phone,
-              realName: u.realName,
-              stdNumber: u.stdNumber,
-              avatar: avatarUrl(u.avatarHash),
-              role: ROLES[u.role] ?? 'User',
-            })),
+          members: members.filter((m) => m.teamId === team.id).map(({ user }) => presentProfile(user)),
         },
         registeredMembers: registered.filter((r) => r.participationId === p.id).map((r) => r.userId),
         division: p.division,

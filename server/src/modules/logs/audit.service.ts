@@ -22,26 +22,34 @@ export interface AuditEntry {
  */
 export function createAuditService(deps: { db: Db; log: FastifyBaseLogger }) {
   const pending = new Set<Promise<void>>()
+  function write(entry: AuditEntry): void {
+    const done: Promise<void> = deps.db
+      .insert(logs)
+      .values({
+        timeUtc: new Date(),
+        level: entry.level ?? 'Information',
+        logger: entry.logger,
+        status: entry.status ?? null,
+        remoteIp: entry.ip?.slice(0, 40) ?? null,
+        userName: entry.userName?.slice(0, 16) ?? null,
+        message: entry.message,
+      })
+      .then(
+        () => {},
+        (err: unknown) => deps.log.error({ err }, 'audit log write failed'),
+      )
+      .finally(() => pending.delete(done))
+    pending.add(done)
+  }
+
   return {
-    write(entry: AuditEntry): void {
-      const done: Promise<void> = deps.db
-        .insert(logs)
-        .values({
-          timeUtc: new Date(),
-          level: entry.level ?? 'Information',
-          logger: entry.logger,
-          status: entry.status ?? null,
-          remoteIp: entry.ip?.slice(0, 40) ?? null,
-          userName: entry.userName?.slice(0, 16) ?? null,
-          message: entry.message,
-        })
-        .then(
-          () => {},
-          (err: unknown) => deps.log.error({ err }, 'audit log write failed'),
-        )
-        .finally(() => pending.delete(done))
-      pending.add(done)
+    write,
+
+    /** Something a signed-in user did and that succeeded, e.g. an admin action. */
+    action(logger: string, actor: { userName: string }, ip: string, message: string): void {
+      write({ logger, message, status: 'Success', userName: actor.userName, ip })
     },
+
     /** Newest first; `level` is a level name or `All`. */
     async page(level: string, count: number, skip: number) {
       const rows = await deps.db

@@ -24,13 +24,12 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const created = await apiTokens.create(request.user!, request.body)
-      audit.write({
-        logger: 'tokens',
-        message: `${request.user!.userName} created the API token "${created.info.name}"`,
-        status: 'Success',
-        userName: request.user!.userName,
-        ip: request.ip,
-      })
+      audit.action(
+        'tokens',
+        request.user!,
+        request.ip,
+        `${request.user!.userName} created the API token "${created.info.name}"`,
+      )
       return created
     },
   )
