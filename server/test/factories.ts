@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import { expect } from 'vitest'
 import type { App } from '../src/app.ts'
 import { teamMembers, teams, users } from '../src/db/schema.ts'
 import { Agent } from './helpers/agent.ts'
@@ -142,4 +143,32 @@ export async function staticChallenge(
   await admin.post(`/api/edit/games/${gameId}/challenges/${c.id}/flags`, [{ flag }])
   await admin.put(`/api/edit/games/${gameId}/challenges/${c.id}`, { isEnabled: true, ...extra })
   return c
+}
+
+type Route = readonly ['GET' | 'POST' | 'PUT' | 'DELETE', string]
+
+/**
+ * Checks routes are for admins only: anonymous 401, user and monitor 403, an API token 401 (a
+ * token acts only on monitor routes), each in the error shape.
+ */
+export async function expectAdminOnly(app: App, admin: Agent, routes: readonly Route[]) {
+  const user = await registeredUser(app)
+  const monitor = await registeredUser(app)
+  await setRole(app, monitor.userName, 2)
+  const token = (await admin.post('/api/tokens', { name: `matrix ${uniqueName()}` })).json().token as string
+  for (const [method, url] of routes) {
+    const what = `${method} ${url}`
+    const anonymous = await new Agent(app).request({ method, url })
+    expect(anonymous.statusCode, what).toBe(401)
+    expect(anonymous.json(), what).toEqual({ title: expect.any(String), status: 401 })
+    expect((await user.agent.request({ method, url })).statusCode, what).toBe(403)
+    expect((await monitor.agent.request({ method, url })).statusCode, what).toBe(403)
+    const bearer = await new Agent(app).request({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(bearer.statusCode, what).toBe(401)
+  }
+  return { user, monitor }
 }

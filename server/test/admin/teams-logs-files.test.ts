@@ -6,8 +6,8 @@ import {
   adminAgent,
   createGame,
   eventually,
+  expectAdminOnly,
   registeredUser,
-  setRole,
   staticChallenge,
   teamOf,
 } from '../factories.ts'
@@ -21,24 +21,6 @@ beforeAll(async () => {
   admin = await adminAgent(t.app)
 })
 afterAll(() => t.close())
-
-async function roleMatrix(routes: readonly (readonly ['GET' | 'POST' | 'PUT' | 'DELETE', string])[]) {
-  const user = await registeredUser(t.app)
-  const monitor = await registeredUser(t.app)
-  await setRole(t.app, monitor.userName, 2)
-  const token = (await admin.post('/api/tokens', { name: 'matrix' })).json().token as string
-  for (const [method, url] of routes) {
-    expect((await new Agent(t.app).request({ method, url })).statusCode, `${method} ${url}`).toBe(401)
-    expect((await user.agent.request({ method, url })).statusCode, `${method} ${url}`).toBe(403)
-    expect((await monitor.agent.request({ method, url })).statusCode, `${method} ${url}`).toBe(403)
-    const bearer = await new Agent(t.app).request({
-      method,
-      url,
-      headers: { authorization: `Bearer ${token}` },
-    })
-    expect(bearer.statusCode, `${method} ${url}`).toBe(401)
-  }
-}
 
 const teamById = async (id: number) =>
   (await admin.post(`/api/admin/teams/search?hint=${id}`)).json().data.find((x: TeamInfo) => x.id === id)
@@ -54,7 +36,7 @@ type TeamInfo = {
 describe('admin teams (/api/admin/teams)', () => {
   it('is for admins only', async () => {
     const team = await teamOf(t.app, await registeredUser(t.app))
-    await roleMatrix([
+    await expectAdminOnly(t.app, admin, [
       ['GET', '/api/admin/teams'],
       ['POST', '/api/admin/teams/search?hint=a'],
       ['PUT', `/api/admin/teams/${team.id}`],
@@ -137,7 +119,7 @@ describe('admin teams (/api/admin/teams)', () => {
 
 describe('admin logs (/api/admin/logs)', () => {
   it('is for admins only', async () => {
-    await roleMatrix([['GET', '/api/admin/logs']])
+    await expectAdminOnly(t.app, admin, [['GET', '/api/admin/logs']])
   })
 
   it('keeps sign-ins and admin actions, newest first, filtered by level and paged', async () => {
@@ -214,7 +196,7 @@ describe('admin logs (/api/admin/logs)', () => {
 
 describe('admin files (/api/admin/files)', () => {
   it('is for admins only', async () => {
-    await roleMatrix([['GET', '/api/admin/files']])
+    await expectAdminOnly(t.app, admin, [['GET', '/api/admin/files']])
   })
 
   it('lists stored files by name with hash, pages them, and counts all of them', async () => {
