@@ -68,11 +68,13 @@ export async function registerWebClient(app: FastifyInstance, dir: string, opts:
     root: dir,
     wildcard: false,
     index: false,
+    // Our own Cache-Control below: a year for hashed files, an hour for the rest.
+    cacheControl: false,
     // The page itself always goes out with its nonce and policy, never as a plain file.
     allowedPath: (pathname) => !isIndexFile(pathname),
     setHeaders(res, file) {
       const immutable = file.includes(`${path.sep}static${path.sep}`)
-      res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
+      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
     },
   })
   return function serveIndex(request: FastifyRequest, reply: FastifyReply): boolean {

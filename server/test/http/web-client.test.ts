@@ -37,7 +37,7 @@ describe('the built web client', () => {
 
   it('serves hashed files for a year', async () => {
     const res = await new Agent(t.app).get('/static/core.abc123.js')
-    expect(res.statusCode).toBe(200)
+    expect(res.statusCode, res.body).toBe(200)
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
   })
 
