@@ -43,6 +43,8 @@ export const users = pgTable(
     stdNumber: varchar('std_number', { length: 64 }).notNull().default(''),
     phone: varchar('phone', { length: 32 }),
     avatarHash: varchar('avatar_hash', { length: 64 }),
+    /** Set on an account whose password the platform chose (the first admin's): asked to change it. */
+    passwordChangeRequired: boolean('password_change_required').notNull().default(false),
   },
   (t) => [
     uniqueIndex('users_normalized_user_name_key').on(t.normalizedUserName),

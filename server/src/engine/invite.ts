@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto'
-
 /** Team invite codes: `<team name>:<team id>:<32 lowercase hex token>` (api-contract §2.9). */
 export const formatInviteCode = (name: string, id: number, token: string) => `${name}:${id}:${token}`
 
@@ -12,6 +10,3 @@ export function parseInviteCode(code: string): { teamId: number; token: string }
   if (!match) return null
   return { teamId: Number(match[1]), token: match[2]! }
 }
-
-/** A fresh invite token: 32 lowercase hex characters. */
-export const newInviteToken = () => randomBytes(16).toString('hex')

@@ -74,7 +74,10 @@ export async function registerWebClient(app: FastifyInstance, dir: string, opts:
     allowedPath: (pathname) => !isIndexFile(pathname),
     setHeaders(res, file) {
       const immutable = file.includes(`${path.sep}static${path.sep}`)
-      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
+      res.setHeader(
+        'Cache-Control',
+        immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+      )
     },
   })
   return function serveIndex(request: FastifyRequest, reply: FastifyReply): boolean {

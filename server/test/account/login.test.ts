@@ -143,6 +143,8 @@ describe('GET /api/account/profile', () => {
       stdNumber: '',
       avatar: null,
       role: 'User',
+      // Pennant's addition: whether the platform chose the password (see conventions.test.ts).
+      passwordChangeRequired: false,
     })
   })
 

@@ -231,7 +231,14 @@ describe('admin users (/api/admin/users)', () => {
     expect(password).toMatch(/[!@#$%^&*()\-_=+]/)
     expect((await a.agent.get('/api/team')).statusCode).toBe(401)
     expect((await login(a.userName, PASSWORD)).statusCode).toBe(401)
-    expect((await login(a.userName, password)).statusCode).toBe(200)
+    const fresh = new Agent(t.app)
+    expect((await fresh.post('/api/account/login', { userName: a.userName, password })).statusCode).toBe(200)
+    // The admin has seen it: the user is asked to choose their own, until they do.
+    expect((await fresh.get('/api/account/profile')).json().passwordChangeRequired).toBe(true)
+    expect(
+      (await fresh.put('/api/account/changepassword', { old: password, new: 'M1neAgain' })).statusCode,
+    ).toBe(200)
+    expect((await fresh.get('/api/account/profile')).json().passwordChangeRequired).toBe(false)
   })
 
   it('deletes a user who captains nothing; keeps their submissions; refuses captains', async () => {

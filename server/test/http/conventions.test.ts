@@ -203,6 +203,24 @@ describe('bootstrap admin', () => {
     expect(
       (await agent.post('/api/account/login', { userName: 'Admin', password: ADMIN_PASSWORD })).statusCode,
     ).toBe(200)
-    expect((await agent.get('/api/account/profile')).json().role).toBe('Admin')
+    expect((await agent.get('/api/account/profile')).json()).toMatchObject({
+      role: 'Admin',
+      passwordChangeRequired: false,
+    })
+  })
+
+  it('asks an admin whose password was generated (and printed) to choose one', async () => {
+    const other = await createTestApp()
+    try {
+      const password = await other.app.deps.services.account.ensureAdmin(undefined, () => 'Gener4tedPass')
+      expect(password).toBe('Gener4tedPass')
+      const agent = new Agent(other.app)
+      await agent.post('/api/account/login', { userName: 'Admin', password })
+      expect((await agent.get('/api/account/profile')).json().passwordChangeRequired).toBe(true)
+      await agent.put('/api/account/changepassword', { old: password, new: 'Ch0senByMe' })
+      expect((await agent.get('/api/account/profile')).json().passwordChangeRequired).toBe(false)
+    } finally {
+      await other.close()
+    }
   })
 })

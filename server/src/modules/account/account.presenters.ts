@@ -17,3 +17,9 @@ export const presentProfile = (u: UserRow) => ({
   avatar: avatarUrl(u.avatarHash),
   role: ROLE_NAMES[u.role] ?? 'User',
 })
+
+/** The caller's own profile: `ProfileUserInfoModel` and whether they must choose a new password. */
+export const presentOwnProfile = (u: UserRow) => ({
+  ...presentProfile(u),
+  passwordChangeRequired: u.passwordChangeRequired,
+})

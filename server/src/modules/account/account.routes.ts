@@ -6,15 +6,15 @@ import { sendScalar } from '../../http/reply.ts'
 import { Empty, ErrorBody, errors, ResponseWithData } from '../../http/schema.ts'
 import { readUpload } from '../../http/upload.ts'
 import { MAX_IMAGE_BYTES } from '../assets/images.ts'
-import { presentProfile } from './account.presenters.ts'
+import { presentOwnProfile } from './account.presenters.ts'
 import {
   AccountVerifyModel,
   LoginModel,
   MailChangeModel,
+  OwnProfileModel,
   PasswordChangeModel,
   PasswordResetModel,
   ProfileUpdateModel,
-  ProfileUserInfoModel,
   RecoveryModel,
   RegisterModel,
   RegisterStatus,
@@ -227,11 +227,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'The caller’s profile',
         tags: ['Account'],
-        response: { 200: ProfileUserInfoModel, ...errors(401, 403) },
+        response: { 200: OwnProfileModel, ...errors(401, 403) },
       },
     },
     async (request) => {
-      return presentProfile(await account.profile(request.user!.id))
+      return presentOwnProfile(await account.profile(request.user!.id))
     },
   )
 

@@ -68,3 +68,9 @@ export const ProfileUserInfoModel = Type.Object({
   role: Role,
 })
 export type ProfileUserInfoModel = Static<typeof ProfileUserInfoModel>
+
+/** `GET /api/account/profile`: the profile, plus (a Pennant addition) whether to pick a new password. */
+export const OwnProfileModel = Type.Object({
+  ...ProfileUserInfoModel.properties,
+  passwordChangeRequired: Type.Boolean(),
+})

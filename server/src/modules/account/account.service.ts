@@ -229,7 +229,7 @@ export function createAccountService(deps: {
       const user = await findUserById(db, actor.id)
       if (!user || !(await verify(user.passwordHash, input.old))) throw fail('Account_WrongPassword')
       requireStrong(input.new)
-      await updateUser(db, user.id, { passwordHash: await hash(input.new) })
+      await updateUser(db, user.id, { passwordHash: await hash(input.new), passwordChangeRequired: false })
       // A changed password voids pending reset links and every other signed-in device.
       await tokens.revokeAll(user.id, 'reset')
       await sessions.destroyAllFor(user.id, actor.sessionId)
@@ -282,6 +282,7 @@ export function createAccountService(deps: {
       if (userId !== user.id) throw fail('Account_InvalidToken')
       await updateUser(db, user.id, {
         passwordHash: await hash(input.password),
+        passwordChangeRequired: false,
         lastVisitedUtc: new Date(),
         ip: origin.ip,
       })
@@ -325,6 +326,8 @@ export function createAccountService(deps: {
           passwordHash: await hash(chosen),
           role: 3,
           registerTimeUtc: now,
+          // A password printed to a console is asked to be replaced at the first sign-in.
+          passwordChangeRequired: password === undefined,
         })
       } catch (err) {
         // Another replica created it first.

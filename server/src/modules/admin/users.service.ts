@@ -5,7 +5,6 @@ import { retryConflicts } from '../../db/errors.ts'
 import type { Db, DbOrTx } from '../../db/index.ts'
 import { escapeLike } from '../../db/like.ts'
 import { teamMembers, teams, users } from '../../db/schema.ts'
-import { newInviteToken } from '../../engine/invite.ts'
 import { generatePassword, isStrongPassword } from '../../engine/password.ts'
 import { AppError, fail, failWith } from '../../http/errors.ts'
 import { type RoleName, RoleValues } from '../../http/schema.ts'
@@ -22,6 +21,7 @@ import {
 import type { BlobService } from '../assets/blobs.service.ts'
 import type { AuditService } from '../logs/audit.service.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
+import { newInviteToken } from '../team/team.service.ts'
 
 const SEARCH_LIMIT = 30
 
@@ -221,7 +221,8 @@ export function createAdminUserService(deps: {
     async resetPassword(actor: SessionUser, ip: string, id: string): Promise<string> {
       const user = await requireUser(db, id)
       const password = generatePassword(randomInt)
-      await updateUser(db, id, { passwordHash: await hash(password) })
+      // The admin has seen it: the user is asked to choose their own at the next sign-in.
+      await updateUser(db, id, { passwordHash: await hash(password), passwordChangeRequired: true })
       await sessions.destroyAllFor(id)
       trail(actor, ip, `${actor.userName} reset the password of ${user.userName}`)
       return password

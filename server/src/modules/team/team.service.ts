@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto'
 import { and, asc, count, eq, gt, ilike, inArray, or, sql } from 'drizzle-orm'
 import { retryConflicts } from '../../db/errors.ts'
 import type { Db, DbOrTx } from '../../db/index.ts'
 import { escapeLike } from '../../db/like.ts'
 import { games, participations, teamMembers, teams, userParticipations, users } from '../../db/schema.ts'
-import { formatInviteCode, newInviteToken, parseInviteCode } from '../../engine/invite.ts'
+import { formatInviteCode, parseInviteCode } from '../../engine/invite.ts'
 import { verifyTeamToken } from '../../engine/keys.ts'
 import { fail } from '../../http/errors.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
@@ -13,6 +14,8 @@ import { avatarUrl } from '../posts/posts.service.ts'
 import { teamHead } from './team.presenters.ts'
 
 type TeamRow = typeof teams.$inferSelect
+/** A fresh invite token: 32 lowercase hex characters (engine/invite.ts reads them). */
+export const newInviteToken = () => randomBytes(16).toString('hex')
 const MAX_CAPTAINCIES = 3
 
 /** Teams: creating, joining by invite code, captaincy, members (api-contract §2.9, decisions.md 5). */

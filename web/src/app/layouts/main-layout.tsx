@@ -28,6 +28,7 @@ import '@mantine/core/styles/Popover.css'
 import '@mantine/core/styles/Menu.css'
 import '@mantine/core/styles/Avatar.css'
 import '@mantine/core/styles/Divider.css'
+import { PasswordPrompt } from '@/features/account/components/password-prompt'
 import { UserMenu } from './user-menu'
 
 interface Item {
@@ -132,6 +133,7 @@ export default function MainLayout() {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
+        <PasswordPrompt />
         <Suspense fallback={<PageLoader />}>
           <Outlet />
         </Suspense>

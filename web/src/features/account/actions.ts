@@ -57,8 +57,9 @@ export function useProfileActions() {
       await refresh()
     },
     /** The server signs every other session of this user out. */
+    // The profile says whether a new password is still asked for.
     changePassword: (body: AccountBody<'/api/account/changepassword', 'put'>) =>
-      unwrap(api.PUT('/api/account/changepassword', { body })),
+      unwrap(api.PUT('/api/account/changepassword', { body })).then(refresh),
     /** Whether a confirmation mail went to the new address (the address changes only after it). */
     async changeEmail(newMail: string): Promise<boolean> {
       const { data } = await unwrap(api.PUT('/api/account/changeemail', { body: { newMail } }))
