@@ -201,6 +201,11 @@ export function GameInfoForm({ game }: { game: EditGame }) {
             checked={form.acceptWithoutReview}
             onChange={(e) => set('acceptWithoutReview', e.currentTarget.checked)}
           />
+          <Text size="sm" fw={500} role="status">
+            {form.acceptWithoutReview
+              ? t('admin.game.field.review_state_on')
+              : t('admin.game.field.review_state_off')}
+          </Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput
               label={t('admin.game.field.invite_code')}

@@ -9,17 +9,18 @@ import { fromLocalInput, toLocalInput } from '../datetime'
 import { TITLE_MAX } from '../game-form'
 import { EditModal } from './edit-modal'
 
-const HOUR = 3_600_000
+const MINUTE = 60_000
+const WEEK = 7 * 24 * 3_600_000
 
 /** A new game from a title and its dates; the rest is edited on its info tab, where it opens. */
 export function NewGameModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const { create } = useGameActions()
-  // Tomorrow at the full hour, for 24 hours: a start that is easy to adjust.
+  // From this minute, for a week: a game made with the defaults can be played (and tried) today.
   const [defaults] = useState(() => {
-    const start = Math.ceil((Date.now() + 24 * HOUR) / HOUR) * HOUR
-    return { start: toLocalInput(start), end: toLocalInput(start + 24 * HOUR) }
+    const start = Math.floor(Date.now() / MINUTE) * MINUTE
+    return { start: toLocalInput(start), end: toLocalInput(start + WEEK) }
   })
   const [title, setTitle] = useState('')
   const [start, setStart] = useState(defaults.start)
