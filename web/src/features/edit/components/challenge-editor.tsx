@@ -22,7 +22,7 @@ import { confirm } from '@/components/confirm'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
-import { type EditChallenge, useChallengeActions, useEditChallenges } from '../api'
+import { type EditChallenge, useChallengeActions, useEditChallenge, useEditChallenges } from '../api'
 import { CATEGORY_COLOR, TYPE_COLOR } from '../categories'
 import {
   type ChallengeForm,
@@ -33,10 +33,12 @@ import {
   validateChallengeForm,
 } from '../challenge-form'
 import { isContainerType } from '../flag-rules'
+import { ChallengeFlags } from './challenge-flags'
 import { ChallengePreview } from './challenge-preview'
 import { ContainerFields } from './container-fields'
 import { HintsField } from './hints-field'
 import { MarkdownField } from './markdown-field'
+import { ReadinessPanel } from './readiness-panel'
 import { ScoreCurveChart } from './score-curve-chart'
 import { Section } from './section'
 import classes from './sticky-bar.module.css'
@@ -107,6 +109,7 @@ export function ChallengeEditor({ gameId, challenge }: { gameId: number; challen
   const { t } = useTranslation()
   const navigate = useNavigate()
   const { update, remove } = useChallengeActions(gameId)
+  const { mutate: refresh } = useEditChallenge(gameId, challenge.id)
   const [form, setForm] = useState<ChallengeForm>(() => toChallengeForm(challenge))
   const [errors, setErrors] = useState<ChallengeFormErrors>({})
   const [busy, setBusy] = useState(false)
@@ -186,6 +189,7 @@ export function ChallengeEditor({ gameId, challenge }: { gameId: number; challen
           {t('admin.challenge.flags_link')}
         </Button>
       </Group>
+      <ReadinessPanel gameId={gameId} challenge={challenge} />
       <form onSubmit={save} noValidate aria-label={t('admin.challenge.form_label')} className={classes.form}>
         <Grid gap="md">
           <Grid.Col span={{ base: 12, lg: 7 }}>
@@ -341,6 +345,10 @@ export function ChallengeEditor({ gameId, challenge }: { gameId: number; challen
           </Button>
         </div>
       </form>
+      {/* Flags and the attachment, saved as they change: the rest of a challenge on one screen. */}
+      <Stack gap="md" component="section" aria-label={t('admin.flags.title')}>
+        <ChallengeFlags gameId={gameId} challenge={challenge} onChanged={() => void refresh()} />
+      </Stack>
     </Stack>
   )
 }

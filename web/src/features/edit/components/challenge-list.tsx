@@ -3,13 +3,13 @@ import { IconEdit, IconPlus, IconPuzzle, IconRefresh } from '@tabler/icons-react
 import { useState } from 'react'
 import { Link } from 'react-router'
 import type { ChallengeCategory } from '@/api/types'
-import { confirm } from '@/components/confirm'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { type EditChallengeSummary, useChallengeActions, useEditChallenges, useEditGame } from '../api'
 import { CATEGORY_COLOR, isRunning, TYPE_COLOR } from '../categories'
 import { sortChallenges } from '../challenge-form'
+import { useEnableChallenge } from '../use-enable-challenge'
 import { DataState } from './data-state'
 import { NewChallengeModal } from './new-challenge-modal'
 import '@mantine/core/styles/Badge.css'
@@ -26,33 +26,7 @@ function ChallengeRow({
   running: boolean
 }) {
   const { t } = useTranslation()
-  const { update } = useChallengeActions(gameId)
-  const [busy, setBusy] = useState(false)
-
-  const toggle = async (isEnabled: boolean) => {
-    // Enabling during the game shows the challenge to every team at once and posts a notice.
-    if (isEnabled && running) {
-      const ok = await confirm({
-        title: t('admin.challenges.enable_running_title'),
-        message: t('admin.challenges.enable_running_body', { title: challenge.title }),
-        confirmLabel: t('admin.challenges.enable'),
-      })
-      if (!ok) return
-    }
-    setBusy(true)
-    try {
-      await update(challenge.id, { isEnabled })
-      notify.success(
-        isEnabled
-          ? t('admin.challenges.enabled', { title: challenge.title })
-          : t('admin.challenges.disabled', { title: challenge.title }),
-      )
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { toggle, busy } = useEnableChallenge(gameId, challenge, running)
 
   return (
     <Paper withBorder p="sm" radius="md" component="li">

@@ -5,12 +5,8 @@ import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { useEditChallenge } from '../api'
 import { TYPE_COLOR } from '../categories'
-import { flagMode } from '../flag-rules'
-import { AttachmentSection } from './attachment-section'
+import { ChallengeFlags } from './challenge-flags'
 import { DataState } from './data-state'
-import { DynamicAttachmentFlags } from './dynamic-attachment-flags'
-import { FlagTemplateSection } from './flag-template-section'
-import { StaticFlags } from './static-flags'
 import '@mantine/core/styles/Badge.css'
 
 /** A challenge's attachment and flags, in the form its type calls for. */
@@ -18,7 +14,6 @@ export function FlagsView({ gameId, challengeId }: { gameId: number; challengeId
   const { t } = useTranslation()
   const { data: challenge, error, isLoading, mutate } = useEditChallenge(gameId, challengeId)
   const refresh = () => void mutate()
-  const mode = challenge ? flagMode(challenge.type) : null
 
   return (
     <Stack gap="md">
@@ -42,27 +37,7 @@ export function FlagsView({ gameId, challengeId }: { gameId: number; challengeId
             <Text size="sm" c="dimmed">
               {t(`admin.challenge_type_hint.${challenge.type}`)}
             </Text>
-            {/* Dynamic attachments carry one file per flag instead of a shared one. */}
-            {mode !== 'dynamicAttachment' && (
-              <AttachmentSection
-                key={`${challenge.attachment?.type}-${challenge.attachment?.url}`}
-                gameId={gameId}
-                challenge={challenge}
-                onChanged={refresh}
-              />
-            )}
-            {mode === 'static' && <StaticFlags gameId={gameId} challenge={challenge} onChanged={refresh} />}
-            {mode === 'dynamicAttachment' && (
-              <DynamicAttachmentFlags gameId={gameId} challenge={challenge} onChanged={refresh} />
-            )}
-            {mode === 'template' && (
-              <FlagTemplateSection
-                key={challenge.flagTemplate ?? ''}
-                gameId={gameId}
-                challenge={challenge}
-                onChanged={refresh}
-              />
-            )}
+            <ChallengeFlags gameId={gameId} challenge={challenge} onChanged={refresh} />
           </Stack>
         )}
       </DataState>

@@ -1,0 +1,45 @@
+import { useState } from 'react'
+import { confirm } from '@/components/confirm'
+import { useTranslation } from '@/i18n'
+import { notify } from '@/utils/notify'
+import { useChallengeActions } from './api'
+
+/**
+ * Enables or disables a challenge, as the list's switch and the editor's checklist both do.
+ * Enabling while the game runs shows the challenge to every team at once and posts a notice, so
+ * it is confirmed first.
+ */
+export function useEnableChallenge(
+  gameId: number,
+  challenge: { id: number; title: string },
+  running: boolean,
+) {
+  const { t } = useTranslation()
+  const { update } = useChallengeActions(gameId)
+  const [busy, setBusy] = useState(false)
+
+  const toggle = async (isEnabled: boolean) => {
+    if (isEnabled && running) {
+      const ok = await confirm({
+        title: t('admin.challenges.enable_running_title'),
+        message: t('admin.challenges.enable_running_body', { title: challenge.title }),
+        confirmLabel: t('admin.challenges.enable'),
+      })
+      if (!ok) return
+    }
+    setBusy(true)
+    try {
+      await update(challenge.id, { isEnabled })
+      notify.success(
+        isEnabled
+          ? t('admin.challenges.enabled', { title: challenge.title })
+          : t('admin.challenges.disabled', { title: challenge.title }),
+      )
+    } catch (err) {
+      notify.error(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { toggle, busy }
+}
