@@ -121,10 +121,17 @@ test('an organiser builds a game with three kinds of challenges, flags, an attac
   await create.getByLabel('End').fill(localInput(now - 7_200_000))
   await expect(create.getByText('The end must come after the start')).toBeVisible()
   await create.getByLabel('End').fill(localInput(now + 2 * 86_400_000))
+  // New games take teams without review unless told; this one reviews them (step 9).
+  const noReview = create.getByRole('switch', { name: 'Accept teams without review' })
+  await expect(noReview).toBeChecked()
+  await noReview.click({ force: true })
+  await expect(create.getByText('Teams that join now wait for you on the Review tab')).toBeVisible()
   await create.getByRole('button', { name: 'Create game' }).click()
-  await expect(page).toHaveURL(/\/admin\/games\/\d+\/info$/)
+  // A new game opens on its challenges, the next step; its info is one tab away.
+  await expect(page).toHaveURL(/\/admin\/games\/\d+\/challenges$/)
   const gameId = Number(page.url().split('/').at(-2))
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
+  await tab('Info').click()
 
   // 2. Its info: summary, Markdown content with preview, a division, a bigger first blood.
   await page.getByRole('textbox', { name: 'Summary' }).fill('Spring practice for the club')

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm'
+import { eq, like } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiTokens } from '../../src/db/schema.ts'
+import { apiTokens, logs } from '../../src/db/schema.ts'
 import { adminAgent, createGame, registeredUser, setRole } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
@@ -62,7 +62,7 @@ describe('API tokens (/api/tokens)', () => {
   it('refuses revoked, deleted, expired, forged and malformed tokens; restores revoked ones', async () => {
     const game = await createGame(admin)
     const events = `/api/game/${game.id}/events`
-    const { token, info } = await newToken()
+    const { token, info } = await newToken({ name: 'logged bot' })
     expect((await admin.delete(`/api/tokens/${info.id}`)).statusCode).toBe(200)
     expect((await tool(token, events)).statusCode).toBe(401)
     expect((await admin.post(`/api/tokens/${info.id}/restore`)).statusCode).toBe(200)
@@ -89,6 +89,18 @@ describe('API tokens (/api/tokens)', () => {
     expect((await admin.delete(`/api/tokens/${info.id}?delete=true`)).statusCode).toBe(200)
     expect((await tool(token, events)).statusCode).toBe(401)
     expect((await admin.get('/api/tokens')).json().some((x: { id: string }) => x.id === info.id)).toBe(false)
+    // Each change of a token is in the admin log.
+    await t.app.deps.services.audit.flush()
+    const trail = await t.app.deps.db
+      .select()
+      .from(logs)
+      .where(like(logs.message, '% the API token "logged bot"'))
+    expect(trail.map((r) => r.message)).toEqual([
+      'Admin created the API token "logged bot"',
+      'Admin revoked the API token "logged bot"',
+      'Admin restored the API token "logged bot"',
+      'Admin deleted the API token "logged bot"',
+    ])
   })
 
   it('is for admins only, and validates its input', async () => {

@@ -188,33 +188,38 @@ export function createAdminUserService(deps: {
       const role = input.role == null ? undefined : RoleValues[input.role]
       if (role !== undefined && role !== user.role && id === actor.id)
         throw fail('Admin_SelfRoleChangeNotAllowed')
+      // Only what differs is written and logged: the edit dialog sends every field.
       const patch: Partial<UserRow> = {}
       const userName = input.userName?.trim()
       if (userName && userName !== user.userName) patch.userName = userName
       const email = input.email?.trim()
       if (email && email.toLowerCase() !== user.email.toLowerCase()) {
         patch.email = email
-        patch.emailConfirmed = false
+        patch.emailConfirmed = input.emailConfirmed ?? false
       }
-      if (input.bio != null) patch.bio = input.bio
-      if (input.phone != null) patch.phone = input.phone.trim() || null
-      if (input.realName != null) patch.realName = input.realName
-      if (input.stdNumber != null) patch.stdNumber = input.stdNumber
-      if (input.emailConfirmed != null) patch.emailConfirmed = input.emailConfirmed
-      if (role !== undefined) patch.role = role
-      if (Object.keys(patch).length) await updateUser(db, id, patch)
+      const phone = input.phone == null ? undefined : input.phone.trim() || null
+      const wanted: Partial<UserRow> = {
+        bio: input.bio ?? undefined,
+        phone,
+        realName: input.realName ?? undefined,
+        stdNumber: input.stdNumber ?? undefined,
+        emailConfirmed: patch.email ? undefined : (input.emailConfirmed ?? undefined),
+        role,
+      }
+      for (const [key, value] of Object.entries(wanted) as [keyof UserRow, never][])
+        if (value !== undefined && value !== user[key]) patch[key] = value
+      if (!Object.keys(patch).length) return
+      await updateUser(db, id, patch)
       sessions.forgetUser(id)
       // A ban ends every session at once, not at the next sign-in.
-      if (role === RoleValues.Banned && user.role !== RoleValues.Banned) await sessions.destroyAllFor(id)
-      const changes = Object.keys(patch).filter((k) => k !== 'emailConfirmed' || input.emailConfirmed != null)
-      if (changes.length)
-        trail(
-          actor,
-          ip,
-          role !== undefined && role !== user.role
-            ? `${actor.userName} made ${user.userName} ${ROLE_NAMES[role]}`
-            : `${actor.userName} edited ${user.userName} (${changes.join(', ')})`,
-        )
+      if (patch.role === RoleValues.Banned) await sessions.destroyAllFor(id)
+      trail(
+        actor,
+        ip,
+        patch.role !== undefined
+          ? `${actor.userName} made ${user.userName} ${ROLE_NAMES[patch.role]}`
+          : `${actor.userName} edited ${user.userName} (${Object.keys(patch).join(', ')})`,
+      )
     },
 
     /** A new random password; the user's sessions end. */

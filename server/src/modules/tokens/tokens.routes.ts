@@ -59,7 +59,13 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await apiTokens.setRevoked(request.params.id, false)
+      const name = await apiTokens.setRevoked(request.params.id, false)
+      audit.action(
+        'tokens',
+        request.user!,
+        request.ip,
+        `${request.user!.userName} restored the API token "${name}"`,
+      )
       return reply.send()
     },
   )
@@ -77,8 +83,16 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      if (request.query.delete) await apiTokens.remove(request.params.id)
-      else await apiTokens.setRevoked(request.params.id, true)
+      const { id } = request.params
+      const deleting = request.query.delete
+      const name = deleting ? await apiTokens.remove(id) : await apiTokens.setRevoked(id, true)
+      const what = deleting ? 'deleted' : 'revoked'
+      audit.action(
+        'tokens',
+        request.user!,
+        request.ip,
+        `${request.user!.userName} ${what} the API token "${name}"`,
+      )
       return reply.send()
     },
   )

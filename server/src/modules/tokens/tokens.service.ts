@@ -88,14 +88,18 @@ export function createApiTokenService(deps: { db: Db }) {
       return rows.map((r) => present(r.token, r.creator))
     },
 
-    async setRevoked(id: string, revoked: boolean): Promise<void> {
-      await requireToken(id)
+    /** Returns the token's name (for the log). */
+    async setRevoked(id: string, revoked: boolean): Promise<string> {
+      const token = await requireToken(id)
       await db.update(apiTokens).set({ isRevoked: revoked }).where(eq(apiTokens.id, id))
+      return token.name
     },
 
-    async remove(id: string): Promise<void> {
-      await requireToken(id)
+    /** Returns the token's name (for the log). */
+    async remove(id: string): Promise<string> {
+      const token = await requireToken(id)
       await db.delete(apiTokens).where(eq(apiTokens.id, id))
+      return token.name
     },
 
     /**

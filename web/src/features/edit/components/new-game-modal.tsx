@@ -1,4 +1,4 @@
-import { Button, Group, Stack, TextInput } from '@mantine/core'
+import { Button, Group, Stack, Switch, TextInput } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { paths } from '@/features/paths'
@@ -8,6 +8,7 @@ import { useGameActions } from '../api'
 import { fromLocalInput, toLocalInput } from '../datetime'
 import { TITLE_MAX } from '../game-form'
 import { EditModal } from './edit-modal'
+import '@mantine/core/styles/Switch.css'
 
 const MINUTE = 60_000
 const WEEK = 7 * 24 * 3_600_000
@@ -25,6 +26,8 @@ export function NewGameModal({ opened, onClose }: { opened: boolean; onClose: ()
   const [title, setTitle] = useState('')
   const [start, setStart] = useState(defaults.start)
   const [end, setEnd] = useState(defaults.end)
+  // A first game should be playable as made: teams join without waiting, unless switched off.
+  const [acceptWithoutReview, setAcceptWithoutReview] = useState(true)
   const [busy, setBusy] = useState(false)
   const [touched, setTouched] = useState(false)
 
@@ -48,10 +51,11 @@ export function NewGameModal({ opened, onClose }: { opened: boolean; onClose: ()
     if (!valid) return
     setBusy(true)
     try {
-      const game = await create({ title: title.trim(), start: startMs!, end: endMs! })
+      const game = await create({ title: title.trim(), start: startMs!, end: endMs!, acceptWithoutReview })
       notify.success(t('admin.games.created', { title: game.title }))
       onClose()
-      navigate(paths.admin.game(game.id, 'info'))
+      // Title, dates and review are set: the next step of a first game is its challenges.
+      navigate(paths.admin.game(game.id, 'challenges'))
     } catch (err) {
       notify.error(err)
     } finally {
@@ -87,6 +91,16 @@ export function NewGameModal({ opened, onClose }: { opened: boolean; onClose: ()
             value={end}
             onChange={(e) => setEnd(e.currentTarget.value)}
             error={(touched || (startMs !== null && endMs !== null)) && errors.end}
+          />
+          <Switch
+            label={t('admin.game.field.accept_without_review')}
+            description={
+              acceptWithoutReview
+                ? t('admin.game.field.review_state_on')
+                : t('admin.game.field.review_state_off')
+            }
+            checked={acceptWithoutReview}
+            onChange={(e) => setAcceptWithoutReview(e.currentTarget.checked)}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
