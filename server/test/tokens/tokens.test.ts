@@ -95,6 +95,7 @@ describe('API tokens (/api/tokens)', () => {
       .select()
       .from(logs)
       .where(like(logs.message, '% the API token "logged bot"'))
+      .orderBy(logs.id)
     expect(trail.map((r) => r.message)).toEqual([
       'Admin created the API token "logged bot"',
       'Admin revoked the API token "logged bot"',
