@@ -126,7 +126,7 @@ function ready(area: string): boolean {
 /** Translates outside React (toasts, helpers). Empty while the key's area is still loading. */
 export function t(key: string, values?: Record<string, unknown>): string {
   const area = areaOf(key)
-  return ready(area) ? translate(chain(area), key, values) : ''
+  return ready(area) ? translate(chain(area), key, values, language) : ''
 }
 
 /** A list of strings (random placeholders, quips). */

@@ -19,6 +19,22 @@ describe(translate, () => {
   })
 })
 
+describe('plurals', () => {
+  const en = { game: { solves: '{{count}} solves', solves_one: '{{count}} solve' } }
+  const ru = {
+    game: { solves: '{{count}} решений', solves_one: '{{count}} решение', solves_few: '{{count}} решения' },
+  }
+  it('picks the form the language needs for the count, else the plain key', () => {
+    expect(translate([en], 'game.solves', { count: 1 })).toBe('1 solve')
+    expect(translate([en], 'game.solves', { count: 0 })).toBe('0 solves')
+    expect(translate([en], 'game.solves', { count: 21 })).toBe('21 solves')
+    expect(translate([ru, en], 'game.solves', { count: 21 }, 'ru-RU')).toBe('21 решение')
+    expect(translate([ru, en], 'game.solves', { count: 3 }, 'ru-RU')).toBe('3 решения')
+    expect(translate([ru, en], 'game.solves', { count: 5 }, 'ru-RU')).toBe('5 решений')
+    expect(translate([en], 'game.solves', { count: '1' })).toBe('1 solves')
+  })
+})
+
 describe(interpolate, () => {
   it('leaves unknown placeholders alone and does not escape', () => {
     expect(interpolate('{{a}} {{b}}', { a: '<b>' })).toBe('<b> {{b}}')

@@ -20,19 +20,34 @@ export function interpolate(text: string, values?: Record<string, unknown>): str
 
 /**
  * Looks a key up in the chosen language, then in English; a missing key shows itself, so a
- * gap is visible rather than blank. Lists (e.g. random placeholders) come back as arrays when
+ * gap is visible rather than blank. Plurals follow `Intl.PluralRules`: `{count: 1}` reads
+ * `key_one` where it exists (`key_other`, `key_few`… likewise), else `key`. Lists (e.g. random placeholders) come back as arrays when
  * `asList` is used.
  */
 export function translate(
   chain: readonly (Messages | undefined)[],
   key: string,
   values?: Record<string, unknown>,
+  locale = 'en-US',
 ): string {
+  // With a numeric `count`, `key_one`, `key_few`… (the language's plural category) come first.
+  const plural =
+    typeof values?.count === 'number' ? `${key}_${pluralRules(locale).select(values.count)}` : null
   for (const messages of chain) {
-    const found = lookup(messages, key)
+    const found = (plural && lookup(messages, plural)) || lookup(messages, key)
     if (typeof found === 'string') return interpolate(found, values)
   }
   return key
+}
+
+const rules = new Map<string, Intl.PluralRules>()
+function pluralRules(locale: string): Intl.PluralRules {
+  let r = rules.get(locale)
+  if (!r) {
+    r = new Intl.PluralRules(locale)
+    rules.set(locale, r)
+  }
+  return r
 }
 
 export function translateList(chain: readonly (Messages | undefined)[], key: string): string[] {

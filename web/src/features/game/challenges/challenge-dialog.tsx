@@ -165,7 +165,7 @@ export default function ChallengeDialog({
           <Text size="sm" c="dimmed">
             {data.limit > 0
               ? t('challenge.dialog.attempts_limited', { attempts: data.attempts, limit: data.limit })
-              : t('challenge.dialog.attempts_unlimited', { attempts: data.attempts })}
+              : t('challenge.dialog.attempts_unlimited', { count: data.attempts })}
           </Text>
           <FlagForm
             gameId={gameId}
