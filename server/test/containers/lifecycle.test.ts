@@ -438,6 +438,18 @@ describe('the admin instance list', () => {
     expect(await db().select().from(containers).where(eq(containers.challengeId, c2.id))).toEqual([])
   })
 
+  it('stops a team’s containers when an admin deletes the team', async () => {
+    const game = await createGame(admin)
+    const c = await containerChallenge(admin, game.id)
+    const player = await acceptedPlayer(t.app, admin, game.id)
+    expect((await player.agent.post(`/api/game/${game.id}/container/${c.id}`)).statusCode).toBe(200)
+    const [row] = await db().select().from(containers).where(eq(containers.teamId, player.teamId))
+    expect(() => docker('inspect', row!.containerId)).not.toThrow()
+    expect((await admin.delete(`/api/admin/teams/${player.teamId}`)).statusCode).toBe(200)
+    expect(() => docker('inspect', row!.containerId)).toThrow()
+    expect(await db().select().from(containers).where(eq(containers.id, row!.id))).toEqual([])
+  })
+
   it('tells admins which backend runs', async () => {
     const status = (await admin.get('/api/ext/containers/status')).json()
     expect(status).toMatchObject({ backend: 'docker', available: true, publicHost: '127.0.0.1' })
