@@ -8,6 +8,7 @@ import { ConfirmHost } from '@/components/confirm'
 import { useConfig } from '@/features/info/api'
 import { useTranslation } from '@/i18n'
 import { resolvePrimary } from '@/theme/colors'
+import { cssVariablesResolver } from '@/theme/css-variables'
 import { buildTheme } from '@/theme/theme'
 import { useStoredThemeColor } from '@/theme/use-theme-color'
 import { ErrorBoundary } from './error-screen'
@@ -39,7 +40,7 @@ function ThemedMantine({ children }: { children: ReactNode }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: labels in the theme follow the language
   const theme = useMemo(() => buildTheme(primary), [primary, language])
   return (
-    <MantineProvider theme={theme} defaultColorScheme="dark">
+    <MantineProvider theme={theme} defaultColorScheme="dark" cssVariablesResolver={cssVariablesResolver}>
       {children}
     </MantineProvider>
   )

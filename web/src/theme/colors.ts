@@ -78,3 +78,45 @@ export function paletteOf(hex: string): string[] {
   const shades = [0.14, 0.28, 0.42].map((t) => toHex(mix(base, black, t)))
   return [...tints, toHex(base), ...shades]
 }
+
+type Rgb = [number, number, number]
+
+/** Relative luminance (WCAG 2.2). */
+export function luminance(hex: string): number {
+  const [r, g, b] = toRgb(hex).map((c) => {
+    const s = c / 255
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4
+  }) as Rgb
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b
+}
+
+/** The WCAG contrast ratio of two `#rrggbb` colours, 1 to 21. */
+export function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number]
+  return (hi + 0.05) / (lo + 0.05)
+}
+
+/** A colour darkened by a fraction, as Mantine's `darken` does (each channel times 1 − amount). */
+export function darken(hex: string, amount: number): string {
+  return toHex(toRgb(hex).map((c) => c * (1 - amount)) as Rgb)
+}
+
+/**
+ * The colour, moved towards black (`'darker'`) or white (`'lighter'`) in small steps until it
+ * reads at `min` (4.5:1 for text by default, with a little margin for rounding) against every
+ * background given; unchanged when it already does.
+ */
+export function readable(
+  hex: string,
+  backgrounds: readonly string[],
+  direction: 'darker' | 'lighter',
+  min = 4.5,
+) {
+  const target: Rgb = direction === 'darker' ? [0, 0, 0] : [255, 255, 255]
+  const base = toRgb(hex)
+  for (let step = 0; step <= 20; step++) {
+    const candidate = toHex(mix(base, target, step / 20))
+    if (backgrounds.every((bg) => contrast(candidate, bg) >= min + 0.05)) return candidate
+  }
+  return direction === 'darker' ? '#000000' : '#ffffff'
+}

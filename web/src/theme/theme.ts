@@ -1,6 +1,7 @@
 import { createTheme, type MantineColorsTuple } from '@mantine/core'
 import { t } from '@/i18n'
 import { BRAND, paletteOf } from './colors'
+import { LUMINANCE_THRESHOLD } from './css-variables'
 
 /** The Mantine theme for a primary colour (null = the brand ramp), in the current language. */
 export function buildTheme(primary: string | null) {
@@ -9,6 +10,9 @@ export function buildTheme(primary: string | null) {
     colors: { brand: (primary ? paletteOf(primary) : [...BRAND]) as unknown as MantineColorsTuple },
     // Darker shades than Mantine's default so white text on filled controls stays readable.
     primaryShade: { light: 7, dark: 8 },
+    // Filled controls of any colour pick black or white text, whichever reads better.
+    autoContrast: true,
+    luminanceThreshold: LUMINANCE_THRESHOLD,
     // System fonts: nothing to download before the first paint.
     fontFamily:
       'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Ubuntu, Cantarell, "Helvetica Neue", Arial, sans-serif',
@@ -26,6 +30,10 @@ export function buildTheme(primary: string | null) {
           closeButtonProps: { 'aria-label': t('common.button.close') },
         },
       },
+      // The toasts' close button too.
+      Notification: { defaultProps: { closeButtonProps: { 'aria-label': t('common.button.close') } } },
+      // A loader with a name ("Loading…") is a status; a span may not carry a name otherwise.
+      Loader: { defaultProps: { role: 'status' } },
       Tooltip: { defaultProps: { withArrow: true, openDelay: 300 } },
       Badge: { defaultProps: { variant: 'light' } },
     },

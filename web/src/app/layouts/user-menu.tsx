@@ -6,6 +6,7 @@ import { useLogout, useUser } from '@/features/account/api'
 import { loginHref, paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
+import classes from './main-layout.module.css'
 
 /** The account control at the bottom of the navigation: log in, or profile / cache / log out. */
 export function UserMenu() {
@@ -40,7 +41,9 @@ export function UserMenu() {
           aria-label={`${t('common.user.menu')}: ${user.userName}`}
         >
           <Avatar src={user.avatar} alt="" size={32} radius="xl" color="brand">
-            {user.userName.slice(0, 2).toUpperCase()}
+            {/* The initials are a picture of the name the button's label says: drawn by CSS, so
+                they are not text that the label would have to contain. */}
+            <span className={classes.initials} data-initials={user.userName.slice(0, 2).toUpperCase()} />
           </Avatar>
         </ActionIcon>
       </Menu.Target>

@@ -68,7 +68,6 @@ export function LoginForm() {
           autoCapitalize="none"
           spellCheck={false}
           required
-          autoFocus
         />
         <div>
           <PasswordInput

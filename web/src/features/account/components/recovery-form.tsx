@@ -58,7 +58,6 @@ export function RecoveryForm() {
           error={error ? t(`account.error.${error}`) : null}
           autoComplete="email"
           required
-          autoFocus
         />
         <CaptchaField captcha={captcha} action="recovery" />
         <Button type="submit" fullWidth loading={busy}>

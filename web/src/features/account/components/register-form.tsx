@@ -93,7 +93,6 @@ export function RegisterForm() {
           error={problem('email')}
           autoComplete="email"
           required
-          autoFocus
         />
         <TextInput
           label={t('account.field.user_name')}

@@ -51,7 +51,6 @@ export function ResetForm({ link }: { link: LinkParams }) {
             setErrors((e) => ({ ...e, password: null }))
           }}
           error={errors.password ? t(`account.error.${errors.password}`) : null}
-          autoFocus
         />
         <PasswordInput
           label={t('account.field.retype')}

@@ -19,14 +19,7 @@ function GameCard({ game, now }: { game: RecentGame; now: number }) {
   const phase = gamePhase(game, now)
   return (
     <li className={classes.gameItem}>
-      <Paper
-        component={Link}
-        to={paths.game(game.id)}
-        withBorder
-        radius="md"
-        className={classes.gameCard}
-        aria-label={`${game.title}, ${t(`post.home.phase.${phase}`)}`}
-      >
+      <Paper component={Link} to={paths.game(game.id)} withBorder radius="md" className={classes.gameCard}>
         <div className={classes.poster}>
           {game.poster ? (
             <Image src={game.poster} alt="" h="100%" w="100%" fit="cover" loading="lazy" />
