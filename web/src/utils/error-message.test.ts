@@ -39,7 +39,13 @@ describe(errorTitleKey, () => {
   })
 
   it('uses the default title otherwise', () => {
-    expect(errorTitleKey(new ApiError(400, 'bad', 400))).toBe('common.error.encountered')
+    expect(errorTitleKey(new ApiError(400, 'bad', 400))).toBe('common.error.refused')
+    expect(errorTitleKey(new ApiError(401, 'who', 401))).toBe('common.error.sign_in')
+    expect(errorTitleKey(new ApiError(403, 'no', 403))).toBe('common.error.forbidden')
+    expect(errorTitleKey(new ApiError(404, 'gone', 404))).toBe('common.error.not_found')
+    expect(errorTitleKey(new ApiError(500, 'oops', 500))).toBe('common.error.server')
+    expect(errorTitleKey(new TypeError('Failed to fetch'))).toBe('common.error.network')
+    expect(errorTitleKey(new ApiError(0, 'no answer', 0))).toBe('common.error.network')
     expect(errorTitleKey('x')).toBe('common.error.encountered')
   })
 })

@@ -18,12 +18,35 @@ export function errorMessage(err: unknown, unknown: string): string {
   return unknown
 }
 
-/** Which title key goes above an error toast. */
-export function errorTitleKey(err: unknown): 'common.error.try_later' | 'common.error.encountered' {
+export type ErrorTitleKey =
+  | 'common.error.try_later'
+  | 'common.error.encountered'
+  | 'common.error.refused'
+  | 'common.error.sign_in'
+  | 'common.error.forbidden'
+  | 'common.error.not_found'
+  | 'common.error.too_large'
+  | 'common.error.server'
+  | 'common.error.network'
+
+/**
+ * Which title goes above an error toast: what happened, told by the HTTP status (the message
+ * under it says why). A failed fetch with no status is the network.
+ */
+export function errorTitleKey(err: unknown): ErrorTitleKey {
+  if (err instanceof TypeError) return 'common.error.network'
   const status =
     err && typeof err === 'object'
       ? ((err as { httpStatus?: number }).httpStatus ??
         (err as { response?: { status?: number } }).response?.status)
       : undefined
-  return status === 429 ? 'common.error.try_later' : 'common.error.encountered'
+  if (status === 0) return 'common.error.network'
+  if (status === 429) return 'common.error.try_later'
+  if (status === 401) return 'common.error.sign_in'
+  if (status === 403) return 'common.error.forbidden'
+  if (status === 404) return 'common.error.not_found'
+  if (status === 413) return 'common.error.too_large'
+  if (status !== undefined && status >= 500) return 'common.error.server'
+  if (status !== undefined && status >= 400) return 'common.error.refused'
+  return 'common.error.encountered'
 }

@@ -28,7 +28,10 @@ export const notify = {
   },
 
   /** Runs `action` under a loading toast that becomes its success or failure; rethrows on failure. */
-  async pending<T>(action: Promise<T>, text: { pending: ReactNode; success?: ReactNode }): Promise<T> {
+  async pending<T>(
+    action: Promise<T>,
+    text: { pending: ReactNode; success?: ReactNode /** Title of the failure toast. */; failure?: string },
+  ): Promise<T> {
     const id = notifications.show({
       loading: true,
       message: text.pending,
@@ -55,7 +58,7 @@ export const notify = {
         loading: false,
         color: 'red',
         icon: <IconX size={18} aria-hidden />,
-        title: t(errorTitleKey(err)),
+        title: text.failure ?? t(errorTitleKey(err)),
         message: errorMessage(err, t('common.error.unknown')),
         autoClose: 4000,
         withCloseButton: true,

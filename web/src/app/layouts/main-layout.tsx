@@ -5,8 +5,10 @@ import {
   IconFlag,
   IconHome,
   IconInfoCircle,
+  IconLogin,
   IconNews,
   IconSettings,
+  IconUserPlus,
   IconUsersGroup,
 } from '@tabler/icons-react'
 import { Suspense, useEffect } from 'react'
@@ -16,7 +18,7 @@ import { ColorSchemeToggle } from '@/components/color-scheme-toggle'
 import { LanguageMenu } from '@/components/language/language-menu'
 import { ThemeColorControl } from '@/components/theme-color-control'
 import { hasRole, useUser } from '@/features/account/api'
-import { paths } from '@/features/paths'
+import { loginHref, paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { Brand } from './brand'
 import classes from './main-layout.module.css'
@@ -67,7 +69,7 @@ function NavItems({ items, drawer }: { items: Item[]; drawer?: boolean }) {
  */
 export default function MainLayout() {
   const { t } = useTranslation()
-  const { user } = useUser()
+  const { user, isLoading } = useUser()
   const [opened, { toggle, close }] = useDisclosure(false)
   const { pathname } = useLocation()
 
@@ -84,6 +86,12 @@ export default function MainLayout() {
   ]
   if (hasRole(user?.role, 'Admin'))
     items.push({ to: paths.admin.root, label: t('common.nav.admin'), icon: IconSettings })
+  // Visitors see both ways in, in words (the register page says so when sign-up is closed).
+  if (!user && !isLoading)
+    items.push(
+      { to: loginHref(pathname), label: t('common.user.login'), icon: IconLogin },
+      { to: paths.account.register, label: t('common.user.register'), icon: IconUserPlus },
+    )
 
   const controls = (
     <>

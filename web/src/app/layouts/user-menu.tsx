@@ -1,35 +1,22 @@
 import { ActionIcon, Avatar, Menu } from '@mantine/core'
-import { IconDatabaseX, IconLogin, IconLogout, IconUser } from '@tabler/icons-react'
-import { Link, useLocation, useNavigate } from 'react-router'
+import { IconDatabaseX, IconLogout, IconUser } from '@tabler/icons-react'
+import { Link, useNavigate } from 'react-router'
 import { clearCache } from '@/api/cache'
 import { useLogout, useUser } from '@/features/account/api'
-import { loginHref, paths } from '@/features/paths'
+import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import classes from './main-layout.module.css'
 
-/** The account control at the bottom of the navigation: log in, or profile / cache / log out. */
+/** The account control at the bottom of the navigation: profile, cache, log out. */
 export function UserMenu() {
   const { t } = useTranslation()
   const { user } = useUser()
   const logout = useLogout()
   const navigate = useNavigate()
-  const location = useLocation()
 
-  if (!user)
-    return (
-      <ActionIcon
-        component={Link}
-        to={loginHref(location.pathname)}
-        variant="subtle"
-        color="gray"
-        size="lg"
-        aria-label={t('common.user.login')}
-        title={t('common.user.login')}
-      >
-        <IconLogin size={20} aria-hidden />
-      </ActionIcon>
-    )
+  // Visitors find Log in and Register among the navigation items instead.
+  if (!user) return null
 
   return (
     <Menu position="right-end" withinPortal shadow="md">

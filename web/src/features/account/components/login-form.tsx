@@ -38,7 +38,11 @@ export function LoginForm() {
           const challenge = await captcha.answer()
           await login({ userName: userName.trim(), password, challenge })
         })(),
-        { pending: t('account.login.pending'), success: t('account.login.success') },
+        {
+          pending: t('account.login.pending'),
+          success: t('account.login.success'),
+          failure: t('account.login.failed'),
+        },
       )
       navigate(safeRedirect(from), { replace: true })
     } catch {

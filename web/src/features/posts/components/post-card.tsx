@@ -1,4 +1,4 @@
-import { Anchor, Group, Paper, Stack, Title, VisuallyHidden } from '@mantine/core'
+import { Anchor, Group, Paper, Stack, Title } from '@mantine/core'
 import { IconArrowRight } from '@tabler/icons-react'
 import { Link } from 'react-router'
 import { Markdown } from '@/components/markdown'
@@ -36,9 +36,16 @@ export function PostCard({ post, admin, level = 3 }: { post: PostInfo; admin?: b
         <PostTags tags={post.tags} />
         <Group justify="space-between" gap="xs" wrap="wrap">
           <PostByline post={post} />
-          <Anchor component={Link} to={paths.post(post.id)} size="sm" fw={600} className={classes.more}>
+          <Anchor
+            component={Link}
+            to={paths.post(post.id)}
+            size="sm"
+            fw={600}
+            className={classes.more}
+            // Starts with the visible words, then says which post (no stray space before the colon).
+            aria-label={t('post.read_more_named', { title: post.title })}
+          >
             {t('post.read_more')}
-            <VisuallyHidden>: {post.title}</VisuallyHidden>
             <IconArrowRight size={14} aria-hidden />
           </Anchor>
         </Group>
