@@ -70,10 +70,14 @@ export async function registerWebClient(app: FastifyInstance, dir: string, opts:
     index: false,
     // Our own Cache-Control below: a year for hashed files, an hour for the rest.
     cacheControl: false,
+    // The build writes .br and .gz beside each file (web/scripts/compress.mjs).
+    preCompressed: true,
     // The page itself always goes out with its nonce and policy, never as a plain file.
     allowedPath: (pathname) => !isIndexFile(pathname),
     setHeaders(res, file) {
       const immutable = file.includes(`${path.sep}static${path.sep}`)
+      // Caches must keep the brotli, gzip and plain copies apart.
+      res.setHeader('Vary', 'Accept-Encoding')
       res.setHeader(
         'Cache-Control',
         immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
@@ -15,6 +16,9 @@ beforeAll(async () => {
     '<!doctype html><title>Pennant</title><div id="root"></div>',
   )
   await writeFile(path.join(webDir, 'static', 'core.abc123.js'), 'console.log(1)')
+  // As web/scripts/compress.mjs leaves them.
+  await writeFile(path.join(webDir, 'static', 'core.abc123.js.br'), brotliCompressSync('console.log(1)'))
+  await writeFile(path.join(webDir, 'static', 'core.abc123.js.gz'), gzipSync('console.log(1)'))
   t = await createTestApp({ WEB_DIR: webDir })
 })
 afterAll(async () => {
@@ -33,6 +37,21 @@ describe('the built web client', () => {
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toMatch(/^text\/html/)
     expect(res.body).toContain('<div id="root">')
+  })
+
+  it('sends the precompressed copy the browser accepts, and the plain file otherwise', async () => {
+    const br = await new Agent(t.app).get('/static/core.abc123.js', {
+      'accept-encoding': 'gzip, deflate, br',
+    })
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers['content-type']).toMatch(/javascript/)
+    expect(br.headers.vary).toMatch(/accept-encoding/i)
+    const gz = await new Agent(t.app).get('/static/core.abc123.js', { 'accept-encoding': 'gzip' })
+    expect(gz.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(gz.rawPayload).toString()).toBe('console.log(1)')
+    const plain = await new Agent(t.app).get('/static/core.abc123.js', { 'accept-encoding': 'identity' })
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.body).toBe('console.log(1)')
   })
 
   it('serves hashed files for a year', async () => {
