@@ -108,10 +108,16 @@ async function streamUpload(parts: Part[], query = '', probeAt?: number) {
           await write(chunk)
           sent += chunk.length
           if (probeAt !== undefined && held === undefined && sent >= probeAt) {
-            // Give the server a moment to take in what is on the wire, then look.
-            await new Promise((r) => setTimeout(r, 300))
-            gc()
-            held = process.memoryUsage().arrayBuffers - baseline
+            // Give the server a moment to take in what is on the wire, then look; on a busy
+            // machine it may still be working through what was in flight, so the least of a
+            // few looks counts (a server buffering the file would hold it at every look).
+            for (let look = 0; look < 6; look++) {
+              await new Promise((r) => setTimeout(r, 300))
+              gc()
+              const now = process.memoryUsage().arrayBuffers - baseline
+              held = held === undefined ? now : Math.min(held, now)
+              if (held < 4 * MiB) break
+            }
           }
         }
         await write('\r\n')
