@@ -6,13 +6,14 @@
  * performance ≥ 90, LCP ≤ 2.5 s, CLS ≤ 0.05.
  *   --runs 3   audits per page (the median is shown)
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
+import { waitFor } from './server-process.ts'
 
 const args = process.argv.slice(2)
 const runs = Number(args[args.indexOf('--runs') + 1]) || (args.includes('--runs') ? 1 : 3)
@@ -21,7 +22,6 @@ const PORT = 18900 + Math.floor(Math.random() * 400)
 const base = `http://127.0.0.1:${PORT}`
 const ADMIN_PASSWORD = 'Lighthouse-Adm1n'
 const say = (line: string) => process.stdout.write(`${line}\n`)
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** A tiny cookie-keeping JSON client, as a browser tab would be. */
 class Client {
@@ -46,17 +46,6 @@ class Client {
     return text ? JSON.parse(text) : undefined
   }
   header = () => [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-}
-
-async function waitFor(url: string, child: ChildProcess) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error('server exited during start-up')
-    try {
-      if ((await fetch(url)).ok) return
-    } catch {}
-    await sleep(100)
-  }
-  throw new Error(`${url} did not come up`)
 }
 
 /** A running game with posts, challenges and a player who has solved one. */
@@ -131,7 +120,7 @@ async function main() {
     chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   })
   try {
-    await waitFor(`${base}/healthz`, server)
+    await waitFor(`${base}/healthz`, server, 60)
     const { gameId, player } = await setUp()
     const pages = [
       { name: 'home', url: '/', signedIn: false },

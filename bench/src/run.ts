@@ -18,6 +18,7 @@ import { openDatabase } from '../../server/src/db/index.ts'
 import { addContainerChallenge, containerBench, createNetwork, removeEverything } from './containers.ts'
 import { fmt, load } from './load.ts'
 import { seed } from './seed.ts'
+import { waitFor } from './server-process.ts'
 
 const args = process.argv.slice(2)
 const arg = (name: string, fallback: number) => {
@@ -50,17 +51,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
   return (Number(fields[11]) + Number(fields[12])) / 100
-}
-
-async function waitFor(url: string, child: ChildProcess) {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error('server exited during start-up')
-    try {
-      if ((await fetch(url)).ok) return
-    } catch {}
-    await sleep(100)
-  }
-  throw new Error(`${url} did not come up`)
 }
 
 async function main() {
