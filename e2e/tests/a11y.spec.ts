@@ -60,6 +60,9 @@ async function switchScheme(page: Page, scheme: Scheme) {
 }
 
 /** Until the page has its heading and nothing is loading any more. */
+/** No transitions or animations while auditing. */
+const STILL = '*, *::before, *::after { transition: none !important; animation: none !important; }'
+
 async function settle(page: Page) {
   await page.waitForFunction(
     () =>
@@ -104,6 +107,9 @@ async function auditScreens(context: BrowserContext, role: Role, screens: Screen
       await page.emulateMedia({ colorScheme: scheme === 'dark' ? 'light' : 'dark' })
       await page.goto(screen.path, { waitUntil: 'domcontentloaded' })
       await settle(page)
+      // Colours are measured as they end, not halfway through a transition after a scheme switch
+      // (a busy machine caught a segmented control's label mid-fade).
+      await page.addStyleTag({ content: STILL })
       await screen.ready?.(page)
       const views = [{ name: screen.name, open: async () => {} }, ...(screen.opens ? [screen.opens] : [])]
       for (const view of views) {

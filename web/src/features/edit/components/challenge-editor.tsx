@@ -346,7 +346,7 @@ export function ChallengeEditor({ gameId, challenge }: { gameId: number; challen
         </div>
       </form>
       {/* Flags and the attachment, saved as they change: the rest of a challenge on one screen. */}
-      <Stack gap="md" component="section" aria-label={t('admin.flags.title')}>
+      <Stack gap="md">
         <ChallengeFlags gameId={gameId} challenge={challenge} onChanged={() => void refresh()} />
       </Stack>
     </Stack>
