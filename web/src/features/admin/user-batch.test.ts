@@ -12,6 +12,7 @@ import {
   previewBatch,
   rowOfError,
   rowProblems,
+  shownRows,
   toCreateModels,
 } from './user-batch'
 
@@ -306,5 +307,16 @@ describe('rowOfError', () => {
   it('is null for messages naming no row', () => {
     expect(rowOfError('Too many requests')).toBeNull()
     expect(rowOfError('password is required')).toBeNull()
+  })
+})
+
+describe('shownRows', () => {
+  it('shows every row, or only rows with problems and the one the server refused', () => {
+    const preview = previewBatch(
+      'userName,email,password\nalice1,a@x.org,Str0ngPass\nb,bad,weak\ncarol1,c@x.org,Str0ngPass',
+    )
+    expect(shownRows(preview, false).map((r) => r.number)).toEqual([1, 2, 3])
+    expect(shownRows(preview, true).map((r) => r.number)).toEqual([2])
+    expect(shownRows(preview, true, 3).map((r) => r.number)).toEqual([2, 3])
   })
 })

@@ -374,3 +374,14 @@ export function rowOfError(
   if (validator) return { row: Number(validator[1]) + 1, reason: `${validator[2]} ${validator[3]}` }
   return null
 }
+
+/** The rows a preview shows: all, or only those with problems (and the one the server refused). */
+export function shownRows(
+  preview: BatchPreview,
+  onlyProblems: boolean,
+  refusedRow?: number | null,
+): PreviewRow[] {
+  return onlyProblems
+    ? preview.rows.filter((r) => r.problems.length > 0 || r.number === refusedRow)
+    : preview.rows
+}

@@ -38,6 +38,7 @@ import {
   previewBatch,
   type RowProblem,
   rowOfError,
+  shownRows,
   toCreateModels,
 } from '../../user-batch'
 import { useUserActions } from '../../users-api'
@@ -81,9 +82,7 @@ function PreviewTable({
 }) {
   const { t } = useTranslation()
   const problemText = useProblemText()
-  const rows = onlyProblems
-    ? preview.rows.filter((r) => r.problems.length > 0 || r.number === failure?.row)
-    : preview.rows
+  const rows = shownRows(preview, onlyProblems, failure?.row)
 
   const cell = (row: PreviewRow, field: BatchField) => {
     const invalid = row.problems.some((p) => p.field === field)
@@ -194,9 +193,7 @@ function PreviewCards({
 }) {
   const { t } = useTranslation()
   const problemText = useProblemText()
-  const rows = onlyProblems
-    ? preview.rows.filter((r) => r.problems.length > 0 || r.number === failure?.row)
-    : preview.rows
+  const rows = shownRows(preview, onlyProblems, failure?.row)
   return (
     <Box component="ol" hiddenFrom="sm" className={classes.cards} aria-label={t('admin.batch.table')}>
       {rows.map((row) => {
