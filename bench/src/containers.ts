@@ -12,7 +12,7 @@ import { cpus } from 'node:os'
 import { promisify } from 'node:util'
 import type pg from 'pg'
 import { buildChallengeImage } from '../../server/test/helpers/challenge-image.ts'
-import { type LoadResult, load } from './load.ts'
+import { correctFlagSubmits, type LoadResult, load } from './load.ts'
 import type { Seeded } from './seed.ts'
 
 const run = promisify(execFile)
@@ -42,14 +42,17 @@ export function dockerNames(runId: string) {
   return { network: `pennant-bench-${runId}`, rawLabel: `pennant.bench=${runId}` }
 }
 
-/** Builds the test challenge image and adds a dynamic-container challenge every team can start. */
-export async function addContainerChallenge(client: pg.Client, gameId: number): Promise<number> {
+/**
+ * Builds the test challenge image and adds a dynamic-container challenge every team can start,
+ * on the image's flag port (8080) or another of its ports (the echo service).
+ */
+export async function addContainerChallenge(client: pg.Client, gameId: number, port = 8080): Promise<number> {
   const image = await buildChallengeImage()
   const c = await client.query(
     `insert into challenges (game_id, title, category, is_enabled, original_score, type, container_image,
                              container_expose_port, memory_limit, cpu_count)
-     values ($1, 'Container challenge', 0, true, 500, 3, $2, 8080, $3, $4) returning id`,
-    [gameId, image, MEMORY_MB, CPU_TENTHS],
+     values ($1, 'Container challenge', 0, true, 500, 3, $2, $5, $3, $4) returning id`,
+    [gameId, image, MEMORY_MB, CPU_TENTHS, port],
   )
   const id = c.rows[0].id as number
   await client.query(
@@ -279,7 +282,7 @@ export async function containerBench(ctx: {
     `GZCTF_FLAG=flag{raw_${i}}`,
     '-e',
     `GZCTF_TEAM_ID=raw${i}`,
-    'pennant-test-challenge:latest',
+    'pennant-test-challenge:2',
   ]
 
   // 1. Sequential starts, API and raw interleaved so drift hits both alike. One warm-up each first
@@ -352,7 +355,12 @@ export async function containerBench(ctx: {
 
   // 2. Mixed player load, first alone, then while `burst` teams start a container at once.
   let etag = ''
-  let cursor = 0
+  // Teams past the ones that start containers, round robin: one team's submits stay rare.
+  const nextSubmit = correctFlagSubmits(
+    world.gameId,
+    world.teams.slice(opts.sequential + 1 + opts.burst),
+    headers,
+  )
   const boardPath = `/api/game/${world.gameId}/scoreboard`
   const reads = (seconds: number, stop?: () => boolean) =>
     load({
@@ -373,22 +381,7 @@ export async function containerBench(ctx: {
       seconds,
       rate: opts.submitRate,
       stop,
-      next: () => {
-        // Teams past the ones that start containers, round robin: one team's submits stay rare.
-        const pool = world.teams.slice(opts.sequential + 1 + opts.burst)
-        for (let tries = 0; tries < pool.length; tries++) {
-          const team = pool[cursor++ % pool.length]!
-          const cid = team.unsolved.shift()
-          if (cid === undefined) continue
-          return {
-            method: 'POST',
-            path: `/api/game/${world.gameId}/challenges/${cid}`,
-            headers: { ...headers(team.token), 'content-type': 'application/json' },
-            body: JSON.stringify({ flag: `flag{bench_${cid}}` }),
-          }
-        }
-        return null
-      },
+      next: nextSubmit,
     })
   const dockerd = daemonPid()
   const phase = async <T>(work: () => Promise<T>) => {

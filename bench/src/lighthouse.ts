@@ -5,94 +5,31 @@
  * performance score, LCP, total blocking time, CLS and bytes transferred. Issue 12's targets:
  * performance ≥ 90, LCP ≤ 2.5 s, CLS ≤ 0.05.
  *   --runs 3   audits per page (the median is shown)
+ *   --pages home,scoreboard   only these pages (default: all four)
+ *   --json DIR  also writes each audit's full report to DIR/<page>-<run>.json (where the time
+ *               goes: `bootup-time`, `long-tasks`, `largest-contentful-paint-element`, ...)
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
+import { setUp } from './demo-world.ts'
 import { waitFor } from './server-process.ts'
 
 const args = process.argv.slice(2)
 const runs = Number(args[args.indexOf('--runs') + 1]) || (args.includes('--runs') ? 1 : 3)
+const jsonDir = args.includes('--json')
+  ? path.resolve(args[args.indexOf('--json') + 1] ?? 'lighthouse-reports')
+  : undefined
+const only = args.includes('--pages') ? (args[args.indexOf('--pages') + 1] ?? '').split(',') : undefined
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const PORT = 18900 + Math.floor(Math.random() * 400)
 const base = `http://127.0.0.1:${PORT}`
 const ADMIN_PASSWORD = 'Lighthouse-Adm1n'
 const say = (line: string) => process.stdout.write(`${line}\n`)
-
-/** A tiny cookie-keeping JSON client, as a browser tab would be. */
-class Client {
-  cookies = new Map<string, string>()
-  async call(method: string, url: string, body?: unknown) {
-    const res = await fetch(base + url, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        'x-xsrf-token': this.cookies.get('XSRF-TOKEN') ?? '',
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';')
-      const i = pair!.indexOf('=')
-      this.cookies.set(pair!.slice(0, i), pair!.slice(i + 1))
-    }
-    const text = await res.text()
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`)
-    return text ? JSON.parse(text) : undefined
-  }
-  header = () => [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-}
-
-/** A running game with posts, challenges and a player who has solved one. */
-async function setUp() {
-  const admin = new Client()
-  await admin.call('GET', '/api/config')
-  await admin.call('POST', '/api/account/login', { userName: 'Admin', password: ADMIN_PASSWORD })
-  for (let i = 1; i <= 3; i++)
-    await admin.call('POST', '/api/edit/posts', {
-      title: `News ${i}`,
-      summary: 'The **spring** contest opens on Friday; read the rules first.',
-      content: '# Rules\n\nBe nice.',
-      tags: ['news'],
-    })
-  const game = await admin.call('POST', '/api/edit/games', {
-    title: 'Spring CTF',
-    start: Date.now() - 3600_000,
-    end: Date.now() + 7 * 86_400_000,
-    summary: 'A week of puzzles',
-    acceptWithoutReview: true,
-  })
-  const categories = ['Web', 'Crypto', 'Pwn', 'Misc', 'Reverse', 'Forensics']
-  for (let i = 0; i < 12; i++) {
-    const c = await admin.call('POST', `/api/edit/games/${game.id}/challenges`, {
-      title: `Challenge ${i + 1}`,
-      category: categories[i % categories.length],
-    })
-    await admin.call('POST', `/api/edit/games/${game.id}/challenges/${c.id}/flags`, [{ flag: `flag{${i}}` }])
-    await admin.call('PUT', `/api/edit/games/${game.id}/challenges/${c.id}`, {
-      isEnabled: true,
-      content: 'Find it.',
-    })
-  }
-  const player = new Client()
-  await player.call('GET', '/api/config')
-  await player.call('POST', '/api/account/register', {
-    userName: 'player1',
-    email: 'player1@example.org',
-    password: 'Passw0rd!',
-  })
-  const team = await player.call('POST', '/api/team', { name: 'Night Owls' })
-  await player.call('POST', `/api/game/${game.id}`, { teamId: team.id })
-  const details = await player.call('GET', `/api/game/${game.id}/details`)
-  const first = Object.values(details.challenges as Record<string, { id: number }[]>)[0]![0]!
-  await player.call('POST', `/api/game/${game.id}/challenges/${first.id}`, { flag: 'flag{0}' })
-  return { gameId: game.id as number, player }
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
@@ -121,13 +58,13 @@ async function main() {
   })
   try {
     await waitFor(`${base}/healthz`, server, 60)
-    const { gameId, player } = await setUp()
+    const { gameId, player } = await setUp(base, ADMIN_PASSWORD)
     const pages = [
       { name: 'home', url: '/', signedIn: false },
       { name: 'login', url: '/account/login', signedIn: false },
       { name: 'challenges', url: `/games/${gameId}/challenges`, signedIn: true },
       { name: 'scoreboard', url: `/games/${gameId}/scoreboard`, signedIn: true },
-    ]
+    ].filter((page) => !only || only.includes(page.name))
     say(`Lighthouse ${runs}× per page, mobile (simulated slow 4G, 4× CPU slowdown); medians:`)
     say('| page | performance | LCP | TBT | CLS | transferred |')
     say('|---|---|---|---|---|---|')
@@ -145,6 +82,10 @@ async function main() {
           },
           undefined,
         )
+        if (jsonDir) {
+          await mkdir(jsonDir, { recursive: true })
+          await writeFile(path.join(jsonDir, `${page.name}-${i + 1}.json`), out!.report as string)
+        }
         const a = out!.lhr.audits
         results.push({
           perf: Math.round((out!.lhr.categories.performance!.score ?? 0) * 100),

@@ -113,3 +113,29 @@ export async function load(opts: {
 
 export const fmt = (r: LoadResult) =>
   `${r.perSecond.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.requests} requests, statuses ${JSON.stringify(r.statuses)}${r.errors ? `, ${r.errors} errors` : ''})`
+
+/**
+ * A `next` for `load` that submits correct flags round robin over `teams`, each to a challenge
+ * the team has not solved yet (so every submit is judged as a fresh solve); null once none is left.
+ */
+export function correctFlagSubmits(
+  gameId: number,
+  teams: { token: string; unsolved: number[] }[],
+  headers: (token: string) => Record<string, string>,
+): () => LoadRequest | null {
+  let cursor = 0
+  return () => {
+    for (let tries = 0; tries < teams.length; tries++) {
+      const team = teams[cursor++ % teams.length]!
+      const cid = team.unsolved.shift()
+      if (cid === undefined) continue
+      return {
+        method: 'POST',
+        path: `/api/game/${gameId}/challenges/${cid}`,
+        headers: { ...headers(team.token), 'content-type': 'application/json' },
+        body: JSON.stringify({ flag: `flag{bench_${cid}}` }),
+      }
+    }
+    return null
+  }
+}

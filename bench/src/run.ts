@@ -5,38 +5,62 @@
  * (challenges default to the solves per team + 30, at least 50).
  * `--containers` measures challenge-container starts on the local Docker engine instead (see
  * containers.ts): --start-concurrency 2 --sequential 20 --burst 50 --read-rate 200 --submit-rate 40.
+ * `--proxy` measures the platform proxy instead (see proxy.ts): --megabytes 64 --rounds 3
+ * --connections 200 --proxy-containers 8 --submit-rate 100.
+ * `--verdicts` measures the flag path as players feel it instead (see verdicts.ts): submit, then
+ * poll the status every 500 ms (`--no-pause`: at once) until the verdict; `--rate 1000` sends
+ * submissions on a schedule instead of from 64 waiting players; `--flags correct,wrong,mixed`;
+ * `--pglite` runs the server on its embedded database. Defaults there: 30 challenges and 10
+ * solves per team.
+ * `--hubs` measures the live hubs instead (see hubs.ts): --clients 2000 --notices 20.
  * The database server comes from BENCH_DATABASE_URL (default: the machine's PostgreSQL).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { openDatabase } from '../../server/src/db/index.ts'
+import { ECHO_PORT } from '../../server/test/helpers/challenge-image.ts'
 import { addContainerChallenge, containerBench, createNetwork, removeEverything } from './containers.ts'
+import { hubBench } from './hubs.ts'
 import { fmt, load } from './load.ts'
-import { seed } from './seed.ts'
+import { proxyBench } from './proxy.ts'
+import { type Queryable, seed } from './seed.ts'
 import { waitFor } from './server-process.ts'
+import {
+  backendCpu,
+  cpuSeconds,
+  type FlagKind,
+  type VerdictPhase,
+  verdictPhase,
+  verdictTable,
+} from './verdicts.ts'
 
 const args = process.argv.slice(2)
 const arg = (name: string, fallback: number) => {
   const i = args.indexOf(`--${name}`)
   return i >= 0 ? Number(args[i + 1]) : fallback
 }
+const verdictMode = args.includes('--verdicts')
+const pglite = args.includes('--pglite')
 const teams = arg('teams', 1000)
-const solves = arg('solves', 20000)
+const solves = arg('solves', verdictMode ? teams * 10 : 20000)
 const opts = {
   teams,
   // Enough challenges for every team's share of the seeded solves plus 30 left to solve
-  // (50 at the defaults): `--solves 200000` works without other options.
-  challenges: arg('challenges', Math.max(50, Math.ceil(solves / teams) + 30)),
+  // (50 at the defaults): `--solves 200000` works without other options. The verdict bench
+  // plays the issue's game: 30 challenges, 10 solved per team.
+  challenges: arg('challenges', verdictMode ? 30 : Math.max(50, Math.ceil(solves / teams) + 30)),
   solves,
   seconds: arg('seconds', 10),
   concurrency: arg('concurrency', 64),
 }
-const containerMode = args.includes('--containers')
+const proxyMode = args.includes('--proxy')
+const containerMode = args.includes('--containers') || proxyMode
+const hubMode = args.includes('--hubs')
 const startConcurrency = arg('start-concurrency', 2)
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const serverUrl =
@@ -47,17 +71,12 @@ const BARE_PORT = PORT + 1
 const say = (line: string) => process.stdout.write(`${line}\n`)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** CPU seconds (user + system) used so far by a process. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
-
 async function main() {
+  if (pglite && !verdictMode) throw new Error('--pglite goes with --verdicts')
   const dbName = `pennant_bench_${Date.now().toString(36)}`
-  const admin = new pg.Client({ connectionString: serverUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${dbName}`)
+  const admin = pglite ? null : new pg.Client({ connectionString: serverUrl })
+  await admin?.connect()
+  await admin?.query(`CREATE DATABASE ${dbName}`)
   const url = new URL(serverUrl)
   url.pathname = `/${dbName}`
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-bench-'))
@@ -80,19 +99,26 @@ async function main() {
   process.once('SIGINT', interrupted)
   process.once('SIGTERM', interrupted)
   try {
-    const migrated = await openDatabase({ url: url.toString(), dataDir: null })
-    await migrated.close()
-    const client = new pg.Client({ connectionString: url.toString() })
-    await client.connect()
     let t0 = Date.now()
-    const world = await seed(client, opts)
+    // PGlite: seeded through its own handle in this process, then closed for the server to open.
+    const embedded = pglite ? await openDatabase({ dataDir }) : null
+    const migrated = embedded ?? (await openDatabase({ url: url.toString(), dataDir: null }))
+    if (!embedded) await migrated.close()
+    const client = new pg.Client({ connectionString: url.toString() })
+    if (!embedded) await client.connect()
+    const world = await seed(
+      embedded ? (embedded.db as unknown as { $client: Queryable }).$client : client,
+      opts,
+    )
+    await embedded?.close()
     say(
       `Seeded ${opts.teams} teams, ${opts.challenges} challenges, ${opts.solves} solves in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
     )
     let containerChallenge = 0
     if (containerMode) {
       containersTouched = true
-      containerChallenge = await addContainerChallenge(client, world.gameId)
+      // The proxy bench talks to the image's echo service.
+      containerChallenge = await addContainerChallenge(client, world.gameId, proxyMode ? ECHO_PORT : 8080)
       await createNetwork(runId)
     }
 
@@ -107,7 +133,7 @@ async function main() {
         cwd: root,
         env: {
           ...process.env,
-          DATABASE_URL: url.toString(),
+          ...(pglite ? {} : { DATABASE_URL: url.toString() }),
           PORT: String(PORT),
           HOST: '127.0.0.1',
           DATA_DIR: dataDir,
@@ -119,6 +145,7 @@ async function main() {
                 CONTAINER_NETWORK: `pennant-bench-${runId}`,
                 CONTAINER_START_CONCURRENCY: String(startConcurrency),
                 DISABLE_RATE_LIMIT: 'true',
+                ...(proxyMode ? { CONTAINER_PORT_MAPPING: 'PlatformProxy' } : {}),
               }
             : {}),
         },
@@ -132,6 +159,76 @@ async function main() {
     const first = await fetch(`http://127.0.0.1:${PORT}${boardPath}`)
     const boardBytes = Buffer.from(await first.arrayBuffer())
     say(`Scoreboard: ${(boardBytes.length / 1024).toFixed(0)} KiB, first build ${Date.now() - t0} ms`)
+
+    if (proxyMode) {
+      say('')
+      await proxyBench({
+        port: PORT,
+        root,
+        client,
+        world,
+        challengeId: containerChallenge,
+        opts: {
+          megabytes: arg('megabytes', 64),
+          rounds: arg('rounds', 3),
+          connections: arg('connections', 200),
+          containers: arg('proxy-containers', 8),
+          seconds: opts.seconds,
+          submitRate: arg('submit-rate', 100),
+        },
+        say,
+      })
+      await client.end()
+      return
+    }
+    if (hubMode) {
+      say('')
+      await hubBench({
+        port: PORT,
+        serverPid: server.pid!,
+        world,
+        say,
+        clients: arg('clients', 2000),
+        notices: arg('notices', 20),
+        seconds: opts.seconds,
+        concurrency: opts.concurrency,
+      })
+      await client.end()
+      return
+    }
+    if (verdictMode) {
+      if (!embedded) await client.end()
+      const flags = args.includes('--flags') ? args[args.indexOf('--flags') + 1] : undefined
+      const kinds = (flags?.split(',') ?? ['correct', 'wrong', 'mixed']) as FlagKind[]
+      const pause = args.includes('--no-pause') ? 0 : 500
+      const rate = arg('rate', 0) || undefined
+      const phases: VerdictPhase[] = []
+      for (const kind of kinds) {
+        phases.push(
+          await verdictPhase({
+            port: PORT,
+            world,
+            kind,
+            seconds: opts.seconds,
+            clients: opts.concurrency,
+            pause,
+            rate,
+            serverPid: server.pid!,
+            dbCpu: pglite ? undefined : () => backendCpu(dbName),
+          }),
+        )
+        // Let the judge and the board settle between phases.
+        await sleep(1000)
+      }
+      say('')
+      say(
+        `Verdicts on ${pglite ? 'PGlite' : 'PostgreSQL'}: ${opts.teams} teams, ${opts.challenges} challenges, ${opts.solves} solves, ` +
+          (rate ? `${rate} submissions/s` : `${opts.concurrency} players`) +
+          `, polling ${pause ? `every ${pause} ms` : 'without pause'}, ${opts.seconds} s per phase`,
+      )
+      for (const line of verdictTable(phases, pglite)) say(line)
+      return
+    }
 
     if (containerMode) {
       say('')
@@ -276,8 +373,8 @@ async function main() {
     for (const child of children) child.kill('SIGINT')
     await sleep(1500)
     cleanUpContainers()
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-    await admin.end()
+    await admin?.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+    await admin?.end()
     await rm(dataDir, { recursive: true, force: true })
   }
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import type pg from 'pg'
 import { newGameKeys } from '../../server/src/engine/keys.ts'
 
 export interface Seeded {
@@ -7,6 +6,10 @@ export interface Seeded {
   teams: { teamId: number; participationId: number; token: string; unsolved: number[] }[]
   challengeIds: number[]
 }
+
+/** A node-postgres client or a PGlite database: both answer `query(text, params)` with rows. */
+// biome-ignore lint/suspicious/noExplicitAny: rows are read by column name, as SQL returns them
+export type Queryable = { query(text: string, params?: unknown[]): Promise<{ rows: any[] }> }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
 
@@ -16,7 +19,7 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
  * the teams, written with set-based SQL so seeding 200 000 solves takes seconds.
  */
 export async function seed(
-  client: pg.Client,
+  client: Queryable,
   opts: { teams: number; challenges: number; solves: number },
 ): Promise<Seeded> {
   const perTeam = Math.floor(opts.solves / opts.teams)

@@ -13,3 +13,18 @@ export async function waitFor(url: string, child: ChildProcess, seconds = 30) {
   }
   throw new Error(`${url} did not come up`)
 }
+
+/**
+ * The environment a bench starts its server with: this machine's environment, the port on
+ * loopback only, warnings only, the admin's password known; `extra` adds or overrides.
+ */
+export function serverEnv(port: number, adminPassword: string, extra: Record<string, string>) {
+  return {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    PENNANT_ADMIN_PASSWORD: adminPassword,
+    ...extra,
+  }
+}

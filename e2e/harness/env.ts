@@ -7,6 +7,10 @@ export const ENV = {
   mailboxUrl: 'PENNANT_E2E_MAILBOX_URL',
   adminPassword: 'PENNANT_E2E_ADMIN_PASSWORD',
   smtpPort: 'PENNANT_E2E_SMTP_PORT',
+  /** The server's data directory, for a spec that places files the way the server would. */
+  dataDir: 'PENNANT_E2E_DATA_DIR',
+  /** The run's build of the web client, for a test that starts a server of its own. */
+  webDir: 'PENNANT_E2E_WEB_DIR',
 } as const
 
 export interface HarnessEnv {
@@ -16,6 +20,10 @@ export interface HarnessEnv {
   mailboxUrl: string
   /** Password of the bootstrap `Admin` user. */
   adminPassword: string
+  /** The server's `DATA_DIR` (files it keeps on disk, such as traffic captures). */
+  dataDir: string
+  /** The web client this run built (for a spec that starts a server of its own). */
+  webDir: string
 }
 
 /** The harness's addresses; throws when the tests run without the global setup. */
@@ -30,5 +38,7 @@ export function harnessEnv(): HarnessEnv {
     baseUrl: read(ENV.baseUrl),
     mailboxUrl: read(ENV.mailboxUrl),
     adminPassword: read(ENV.adminPassword),
+    dataDir: read(ENV.dataDir),
+    webDir: read(ENV.webDir),
   }
 }

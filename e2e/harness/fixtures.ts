@@ -8,7 +8,7 @@ export { expect } from '@playwright/test'
 export { type AccountPolicy, AdminApi, ApiClient, ApiError } from './api.ts'
 export { harnessEnv } from './env.ts'
 export type { Mail } from './mail-server.ts'
-export { screenshot, setColorScheme, shootAll, VIEWPORTS } from './screenshots.ts'
+export { ALL_SCREENSHOTS, screenshot, setColorScheme, shootAll, VIEWPORTS } from './screenshots.ts'
 
 export interface MailQuery {
   /** Recipient address (case-insensitive). */
@@ -54,8 +54,8 @@ interface TestFixtures {
   adminApi: AdminApi
   /** See `uniqueName`. */
   uniqueName: (prefix?: string) => string
-  /** The page at 1440×900 and 390×844, dark and light (reloads the page). */
-  shootAll: (page: Page, name: string) => Promise<string[]>
+  /** A screenshot of the page; every width and scheme with `PENNANT_E2E_SCREENSHOTS=all`. */
+  shootAll: (page: Page, name: string, open?: () => Promise<unknown>) => Promise<string[]>
 }
 
 interface WorkerFixtures {

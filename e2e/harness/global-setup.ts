@@ -72,6 +72,8 @@ export default async function globalSetup() {
     process.env[ENV.mailboxUrl] = mail.url
     process.env[ENV.adminPassword] = adminPassword
     process.env[ENV.smtpPort] = String(mail.smtpPort)
+    process.env[ENV.dataDir] = database.env.DATA_DIR ?? ''
+    process.env[ENV.webDir] = webDir
     console.log(
       `[e2e] server ${server.url} (${database.description}), mail ${mail.url}, ready in ${Date.now() - started} ms`,
     )

@@ -125,7 +125,7 @@ test('client checks catch mistakes before the server sees them', async ({ page }
   await page.getByRole('button', { name: 'Register' }).click()
   await expect(page.getByText('Enter an e-mail address like name@example.org')).toBeVisible()
   await expect(page.getByText('User names have 3 to 15 characters')).toBeVisible()
-  await expect(page.getByText('Use a digit, a lowercase and an uppercase letter')).toBeVisible()
+  await expect(page.getByText('Use a digit, a lowercase letter and an uppercase letter')).toBeVisible()
   await expect(page.getByText('The passwords do not match')).toBeVisible()
   await expect(notifications(page).getByRole('alert')).toHaveCount(0)
 })

@@ -185,7 +185,7 @@ test.describe('administration', () => {
     await expect(bad).toHaveCount(1)
     await expect(bad.getByRole('rowheader')).toHaveText('4')
     await expect(bad).toContainText(
-      'Password: needs 6 or more characters with a digit, a lower-case and an upper-case letter',
+      'Password: needs at least 6 characters, with a digit, a lowercase letter and an uppercase letter',
     )
     await expect(create).toBeDisabled()
 

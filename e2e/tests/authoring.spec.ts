@@ -1,13 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test'
-import {
-  ApiClient,
-  expect,
-  harnessEnv,
-  screenshot,
-  setColorScheme,
-  test,
-  VIEWPORTS,
-} from '../harness/fixtures.ts'
+import { ApiClient, expect, harnessEnv, shootAll, test } from '../harness/fixtures.ts'
 
 // Organisers build a game through the admin screens; players make a team on /teams.
 
@@ -41,22 +33,6 @@ async function playerSession(browser: Browser, userName: string): Promise<Sessio
 
 /** `datetime-local` text of an instant (the browsers run in UTC, see playwright.config.ts). */
 const localInput = (ms: number) => new Date(ms).toISOString().slice(0, 16)
-
-/**
- * Like `shootAll`, for views that a reload closes (dialogs): `open` brings the view back after
- * each reload, then the page is shot at both widths in both schemes.
- */
-async function shootView(page: Page, name: string, open: () => Promise<void>) {
-  for (const scheme of ['dark', 'light'] as const) {
-    for (const size of Object.values(VIEWPORTS)) {
-      await page.setViewportSize(size)
-      await setColorScheme(page, scheme)
-      await open()
-      await screenshot(page, name)
-    }
-  }
-  await page.setViewportSize(VIEWPORTS.desktop)
-}
 
 const dialog = (page: Page, name: string | RegExp) => page.getByRole('dialog', { name })
 
@@ -321,7 +297,7 @@ test('an organiser builds a game with three kinds of challenges, flags, an attac
   )
   expect(participations.find((p) => p.team.id === team.id)?.status).toBe('Accepted')
 
-  // 10. Screenshots of every screen, at both widths in both schemes.
+  // 10. Screenshots of every screen (at both widths in both schemes when asked, see shootAll).
   const shots: [string, string, () => Promise<void>][] = [
     [
       'authoring-games',
@@ -392,7 +368,8 @@ test('an organiser builds a game with three kinds of challenges, flags, an attac
   ]
   for (const [name, path, ready] of shots) {
     await page.goto(path)
-    await shootView(page, name, ready)
+    await ready()
+    await shootAll(page, name, ready)
   }
 
   await player.context.close()
@@ -447,15 +424,18 @@ test('players create a team, join it by its invite code and hand over the captai
 
   // Screenshots: the page, and the manage view.
   await a.page.keyboard.press('Escape')
-  await shootView(a.page, 'teams-page', async () => {
+  await shootAll(a.page, 'teams-page', async () => {
     await expect(a.page.getByRole('article', { name: teamName })).toBeVisible()
   })
-  await shootView(a.page, 'teams-manage', async () => {
+  const openManage = async () => {
     await a.page.getByRole('button', { name: `Manage ${teamName}` }).click()
     await expect(
       dialog(a.page, `Team ${teamName}`).getByRole('textbox', { name: 'Invite code' }),
     ).toBeVisible()
-  })
+  }
+  await openManage()
+  await shootAll(a.page, 'teams-manage', openManage)
+  await a.page.keyboard.press('Escape')
 
   // 3. The second player: a malformed code is caught in the browser, the real one joins.
   await b.page.goto('/teams')

@@ -14,7 +14,7 @@ import {
 // destroys it; a second one is destroyed by an admin on /admin/instances; a solve destroys the
 // running container; an organiser tries the test container in the editor.
 
-const IMAGE = 'pennant-test-challenge:latest'
+const IMAGE = 'pennant-test-challenge:2'
 /**
  * Each container start and stop adds or removes a network interface on this host, and Chromium
  * then aborts its requests in flight (ERR_NETWORK_CHANGED); the app asks again, a few seconds
@@ -118,6 +118,8 @@ test('a team starts, reaches, extends and destroys its container; an admin destr
     const entryField = instance.getByRole('textbox', { name: 'Entry' })
     await expect(entryField).toHaveValue(/^[\w.-]+:\d+$/, { timeout: 30_000 })
     const entry = await entryField.inputValue()
+    // The start took the team's 10-second turn before the entry showed.
+    const startedBy = Date.now()
     const answer = await readEntry(entry)
     const [, flag] = answer.match(/^flag=(\S+) team=(\d+) pennant=(\S+)$/) ?? []
     expect(answer).toBe(`flag=${flag} team=${team.id} pennant=${flag}`)
@@ -128,7 +130,6 @@ test('a team starts, reaches, extends and destroys its container; an admin destr
       `http://${entry}`,
     )
     await expect(instance.getByRole('button', { name: 'Copy the entry' })).toBeVisible()
-    // Also lets the start's cool-down pass before the destroy below.
     await shootAll(page, 'containers-dialog')
     await expect(dialog).toBeVisible()
 
@@ -139,7 +140,8 @@ test('a team starts, reaches, extends and destroys its container; an admin destr
     await expect(instance.getByRole('button', { name: 'Extend', exact: true })).toBeDisabled()
     await expect(instance).toContainText('Extend unlocks in the last 10 minutes')
 
-    // Destroy, after a confirmation; the Start button is back.
+    // Destroy, after a confirmation (once the start's turn is over); the Start button is back.
+    await page.waitForTimeout(Math.max(0, startedBy + COOL_DOWN_MS + 500 - Date.now()))
     await instance.getByRole('button', { name: 'Destroy', exact: true }).click()
     await page
       .getByRole('dialog', { name: 'Destroy the instance?' })
@@ -167,7 +169,7 @@ test('a team starts, reaches, extends and destroys its container; an admin destr
     await expect(rows.first()).toContainText(game.title)
     await shootAll(admin, 'containers-instances')
 
-    // Alpha again, now that its cool-down is over (the admin's screenshots took longer than that).
+    // Alpha again, once its cool-down is over.
     await expect.poll(() => Date.now() - destroyedAt).toBeGreaterThan(COOL_DOWN_MS)
     const again = await player.post<{ entry: string; startedAt: number }>(
       `/api/game/${game.id}/container/${alpha.id}`,

@@ -2,12 +2,15 @@ import cookie from '@fastify/cookie'
 import multipart from '@fastify/multipart'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import websocket from '@fastify/websocket'
 import { sql } from 'drizzle-orm'
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyServerOptions } from 'fastify'
 import type { Config } from './config/index.ts'
 import type { Database } from './db/index.ts'
 import { authPlugin } from './http/auth.ts'
+import { compressionPlugin } from './http/compression.ts'
 import { errorHandlerPlugin } from './http/error-handler.ts'
+import { serializerFactory } from './http/serialization.ts'
 import './http/types.ts'
 import { createValidatorCompiler } from './http/validation.ts'
 import type { Infra } from './infra/index.ts'
@@ -19,6 +22,7 @@ import { adminTeamRoutes } from './modules/admin/teams.routes.ts'
 import { adminUserRoutes } from './modules/admin/users.routes.ts'
 import { assetRoutes } from './modules/assets/assets.routes.ts'
 import { fileListRoutes } from './modules/assets/files.routes.ts'
+import { captureRoutes } from './modules/captures/captures.routes.ts'
 import { containerRoutes } from './modules/containers/containers.routes.ts'
 import { editChallengeRoutes } from './modules/edit/challenges.routes.ts'
 import { editGameRoutes } from './modules/edit/games.routes.ts'
@@ -27,10 +31,13 @@ import { gameRoutes } from './modules/game/games.routes.ts'
 import { monitorRoutes } from './modules/game/monitor.routes.ts'
 import { playRoutes } from './modules/game/play.routes.ts'
 import { writeupRoutes } from './modules/game/writeups.routes.ts'
+import type { HubTimings } from './modules/hubs/hub.ts'
+import { hubRoutes } from './modules/hubs/hubs.routes.ts'
 import { infoRoutes } from './modules/info/info.routes.ts'
 import { logRoutes } from './modules/logs/logs.routes.ts'
 import { editPostRoutes } from './modules/posts/posts.edit.routes.ts'
 import { postsRoutes } from './modules/posts/posts.routes.ts'
+import { proxyRoutes } from './modules/proxy/proxy.routes.ts'
 import { teamRoutes } from './modules/team/team.routes.ts'
 import { tokenRoutes } from './modules/tokens/tokens.routes.ts'
 import { createServices } from './services.ts'
@@ -42,11 +49,17 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger']
   /** A logger made before the app (main.ts logs while it opens the infra). */
   loggerInstance?: FastifyBaseLogger
+  /** Compile every route's validators and serializers while building (a test proves they all
+   * compile); otherwise each compiles at its route's first request, for a quicker start. */
+  compileSchemasEagerly?: boolean
+  /** Shorter hub keep-alive and timeouts (tests). */
+  hubTimings?: Partial<HubTimings>
 }
 
 /** Builds the whole HTTP application from its dependencies; tests build it the same way. */
 export async function buildApp(deps: AppDeps) {
   const { config, database, infra } = deps
+  const eager = deps.compileSchemasEagerly ?? false
   const app = Fastify({
     ...(deps.loggerInstance
       ? { loggerInstance: deps.loggerInstance }
@@ -55,6 +68,7 @@ export async function buildApp(deps: AppDeps) {
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
+    schemaController: { compilersFactory: { buildSerializer: serializerFactory({ eager }) } },
     // Router-level faults (malformed URL encoding, over-long path parameters) in our error shape.
     frameworkErrors: (error, _request, reply) => {
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400
@@ -66,7 +80,7 @@ export async function buildApp(deps: AppDeps) {
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  app.setValidatorCompiler(createValidatorCompiler())
+  app.setValidatorCompiler(createValidatorCompiler({ eager }))
   // A JSON content type with no body at all (some clients send the header on every POST) is no
   // body: routes without one work, routes that need one answer the validator's 400.
   const parseJson = app.getDefaultJsonParser('error', 'error')
@@ -76,15 +90,24 @@ export async function buildApp(deps: AppDeps) {
   )
   const services = createServices({ config, db: database.db, infra, log: app.log })
   await services.settings.reload()
+  await services.captures.prepare()
+  if (config.containers.trafficCapture && config.containers.portMapping !== 'PlatformProxy')
+    app.log.warn(
+      'CONTAINER_TRAFFIC_CAPTURE is on, but only proxied connections are captured: set CONTAINER_PORT_MAPPING=PlatformProxy',
+    )
   app.decorate('deps', { config, db: database.db, infra, services })
 
   await app.register(cookie)
   await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024, files: 20 } })
+  // One upgrade handler for every WebSocket route (the container proxy and the hubs); routes opt
+  // in with `websocket: true` and pass through the same session, rate-limit and role hooks.
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } })
   await app.register(swagger, {
     openapi: {
       info: { title: 'Pennant API', version: '1.6.2', description: 'Compatible with the GZCTF 1.6.2 API' },
     },
   })
+  await app.register(compressionPlugin)
   await app.register(errorHandlerPlugin, { webDir: config.webDir, captcha: config.captcha.provider })
   await app.register(authPlugin)
 
@@ -106,10 +129,13 @@ export async function buildApp(deps: AppDeps) {
   await app.register(monitorRoutes, { prefix: '/api' })
   await app.register(writeupRoutes, { prefix: '/api' })
   await app.register(containerRoutes, { prefix: '/api' })
+  await app.register(proxyRoutes, { prefix: '/api' })
+  await app.register(captureRoutes, { prefix: '/api' })
   await app.register(tokenRoutes, { prefix: '/api/tokens' })
   await app.register(infoRoutes, { prefix: '/api' })
   await app.register(postsRoutes, { prefix: '/api' })
   await app.register(assetRoutes)
+  await app.register(hubRoutes, { timings: deps.hubTimings })
 
   app.get('/openapi/v1.json', { schema: { hide: true } }, async () => app.swagger())
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
@@ -125,6 +151,7 @@ export async function buildApp(deps: AppDeps) {
     await services.judge.close()
     services.scoreboard.close()
     services.settings.close()
+    services.proxy.close()
     await services.audit.flush()
   })
   return app

@@ -11,15 +11,18 @@ import { startJobs } from './jobs/index.ts'
 async function main() {
   const config = loadConfig(process.env)
   const logger = pino({ level: config.logLevel })
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    onIdleError: (err) => console.error('database connection lost (will reconnect):', err.message),
-  })
-  const infra = await createInfra(config, {
-    info: (msg) => logger.info(msg),
-    warn: (msg) => logger.warn(msg),
-  })
+  // Independent waits (migrations; asking the Docker engine whether it answers) overlap.
+  const [database, infra] = await Promise.all([
+    openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      onIdleError: (err) => console.error('database connection lost (will reconnect):', err.message),
+    }),
+    createInfra(config, {
+      info: (msg) => logger.info(msg),
+      warn: (msg) => logger.warn(msg),
+    }),
+  ])
   const app = await buildApp({ config, database, infra, loggerInstance: logger })
   const { account, posts } = app.deps.services
 

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config/index.ts'
 import type { Db } from './db/index.ts'
@@ -8,6 +9,7 @@ import { createSessionService } from './modules/account/sessions.service.ts'
 import { createTokenService } from './modules/account/tokens.service.ts'
 import { createAdminUserService } from './modules/admin/users.service.ts'
 import { createBlobService } from './modules/assets/blobs.service.ts'
+import { createCaptureService } from './modules/captures/captures.service.ts'
 import { createContainerRuntime } from './modules/containers/container-runtime.ts'
 import { createContainerService } from './modules/containers/containers.service.ts'
 import { createEditChallengeService } from './modules/edit/challenges.service.ts'
@@ -20,10 +22,12 @@ import { createMonitorService } from './modules/game/monitor.service.ts'
 import { createParticipationService } from './modules/game/participations.service.ts'
 import { createPlayService } from './modules/game/play.service.ts'
 import { createScoreboardService } from './modules/game/scoreboard.service.ts'
+import { createVerdictMemo } from './modules/game/verdicts.ts'
 import { createWriteupService } from './modules/game/writeups.service.ts'
 import { createCaptchaService } from './modules/info/captcha.service.ts'
 import { createAuditService } from './modules/logs/audit.service.ts'
 import { createPostService } from './modules/posts/posts.service.ts'
+import { createProxyService } from './modules/proxy/proxy.service.ts'
 import { createSettingsService } from './modules/settings/settings.service.ts'
 import { createTeamService } from './modules/team/team.service.ts'
 import { createApiTokenService } from './modules/tokens/tokens.service.ts'
@@ -32,7 +36,8 @@ import { createApiTokenService } from './modules/tokens/tokens.service.ts'
 export function createServices(deps: { config: Config; db: Db; infra: Infra; log: FastifyBaseLogger }) {
   const { config, db, infra, log } = deps
   const settings = createSettingsService({ db })
-  const audit = createAuditService({ db, log })
+  const { bus } = infra
+  const audit = createAuditService({ db, log, bus })
   const sessions = createSessionService({ db })
   const tokens = createTokenService({ db })
   const blobs = createBlobService({ db, storage: infra.storage })
@@ -49,21 +54,42 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     throttle: createLoginThrottle({ cache: infra.cache }),
   })
   const posts = createPostService({ db })
-  const notices = createNoticeService({ db })
-  const scoreboard = createScoreboardService({ db })
+  const notices = createNoticeService({ db, bus })
+  const scoreboard = createScoreboardService({ db, bus })
   const playContext = createPlayContext({ db })
-  // Anything organisers or teams change in a game: rebuild its board, forget cached lookups.
+  const verdicts = createVerdictMemo()
+  // Anything organisers or teams change in a game: rebuild its board, forget cached lookups
+  // (a deleted challenge or team takes its submissions along).
   const changed = (gameId: number) => {
     scoreboard.invalidate(gameId)
     playContext.forgetGame(gameId)
+    verdicts.forgetGame(gameId)
   }
   const participations = createParticipationService({ db, onChanged: changed })
-  const judge = createJudge({ db, scoreboard, notices, log, audit })
+  const judge = createJudge({
+    db,
+    bus,
+    // PGlite runs in this process on its one connection: while a batch's transaction runs,
+    // nothing else (submissions, session reads) can, so its batches stay short.
+    batchSize: config.databaseUrl ? 256 : 32,
+    scoreboard,
+    notices,
+    log,
+    audit,
+    onVerdict: (v) =>
+      verdicts.remember(v.submissionId, {
+        userId: v.userId,
+        gameId: v.gameId,
+        challengeId: v.challengeId,
+        status: v.result,
+      }),
+  })
   const games = createGameService({ db, participations, onChanged: changed })
   // Members or teams went away: cached registrations and boards must be re-read.
   const membershipChanged = () => {
     playContext.forgetAll()
     scoreboard.invalidateAll()
+    verdicts.forgetAll()
   }
   const teams = createTeamService({
     db,
@@ -86,6 +112,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     config: config.containers,
     settings,
     log,
+    onRemoved: (id) => proxy.containerRemoved(id),
   })
   const containers = createContainerService({
     db,
@@ -93,8 +120,17 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     context: playContext,
     settings,
     audit,
+    bus,
   })
-  const play = createPlayService({ db, context: playContext, enqueue: (id) => judge.enqueue(id) })
+  const captures = createCaptureService({ db, root: path.join(config.dataDir, 'files', 'capture'), log })
+  const proxy = createProxyService({
+    db,
+    backend: infra.containers,
+    config: config.containers,
+    log,
+    recorder: captures.record,
+  })
+  const play = createPlayService({ db, context: playContext, enqueue: (id) => judge.enqueue(id), verdicts })
   // A game's own settings (hidden, times, blood bonus) changed: drop its board at once, so
   // hiding a game takes effect on the next read rather than after a rebuild.
   const editGames = createEditGameService({
@@ -104,6 +140,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     onChanged: (gameId) => {
       scoreboard.forget(gameId)
       playContext.forgetGame(gameId)
+      verdicts.forgetGame(gameId)
     },
   })
   const editChallenges = createEditChallengeService({
@@ -138,6 +175,8 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     adminUsers,
     containerRuntime,
     containers,
+    proxy,
+    captures,
     apiTokens: createApiTokenService({ db }),
   }
 }

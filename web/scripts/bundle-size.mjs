@@ -23,6 +23,8 @@ const ACCOUNT = strings('account')
 const POST = strings('post')
 const GAME_STRINGS = [strings('game'), strings('challenge')]
 const ADMIN_STRINGS = strings('admin')
+/** The frame's strings load with the main layout (app/router.tsx). */
+const FRAME_STRINGS = strings('frame')
 
 /** Loaded on every first visit, whatever the route. */
 const always = [...Object.keys(manifest).filter((k) => manifest[k].isEntry), strings('common')]
@@ -103,7 +105,8 @@ let failed = false
 console.log('route                                         JS KB  CSS KB  total KB  budget')
 for (const [route, modules, budget] of routes) {
   const files = new Set()
-  for (const key of [...always, ...modules]) collect(key, files)
+  for (const key of [...always, ...modules, ...(modules.includes(MAIN) ? [FRAME_STRINGS] : [])])
+    collect(key, files)
   let js = 0
   let css = 0
   for (const file of files) {

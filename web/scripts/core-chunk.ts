@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+
 /**
- * Which modules go into the one `core` chunk that every first load fetches: React, the router,
- * SWR, the API client, the Mantine pieces the account screens use, and the app's own frame.
+ * How the client is cut into files (vite.config.ts). First, which modules go into the one `core`
+ * chunk that every first load fetches: React, the router, SWR, the API client, the Mantine
+ * pieces the account screens use, and the app's own frame.
  *
  * Left to itself the bundler cuts these into ~60 small shared chunks (everything the entry
  * shares with some page gets its own file), and ~60 files compress ~15 KB worse than one.
@@ -9,15 +13,147 @@
  */
 const CORE = new RegExp(
   [
-    String.raw`node_modules[\\/](react|react-dom|scheduler|react-router|swr|openapi-fetch|use-sync-external-store|dequal|clsx|@mantine[\\/]hooks|@mantine[\\/]store)[\\/]`,
+    String.raw`node_modules[\\/](react|react-dom|scheduler|react-router|swr|openapi-fetch|use-sync-external-store|dequal|clsx|@mantine[\\/]store)[\\/]`,
+    // Mantine's hooks, but those only the frame's and the game's or admin's components use
+    // (sliders and colour pickers drag, Collapse, Pagination, copy buttons...): ~3 KB gzip that
+    // the account screens never run.
+    String.raw`@mantine[\\/]hooks[\\/](?!esm[\\/](use-drag|use-collapse|use-long-press|use-debounced-callback|use-debounced-value|use-pagination|use-resize-observer|use-clipboard|use-mutation-observer)[\\/])`,
     String.raw`@mantine[\\/]core[\\/]esm[\\/]core[\\/]`,
     // Icons: the shared component factory, and the few the account screens show.
     String.raw`@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/](createReactComponent|defaultAttributes|icons[\\/](IconLanguage|IconSelector|IconSun|IconMoon|IconUpload|IconArrowLeft|IconKey|IconLogout|IconCheck|IconX)\.mjs)`,
     String.raw`@mantine[\\/]core[\\/]esm[\\/]components[\\/](Box|Input|InputBase|Button|ActionIcon|UnstyledButton|Text|Title|Group|Stack|Paper|Center|Loader|PasswordInput|TextInput|CloseButton|Anchor|Transition|VisuallyHidden|Flex|Alert)[\\/]`,
-    String.raw`web[\\/]src[\\/](api|i18n[\\/][a-z-]+\.ts|utils|theme|hooks|app[\\/](app|router|paths|lazy-page|lazy-toasts|error-screen|guards)\.tsx?|app[\\/]layouts[\\/](account-layout|brand)\.tsx)`,
+    // The pseudo-locales (development only) stay in their own chunk. Of utils/ and hooks/, only
+    // what the account screens use: date formats, the unsaved-changes guard and the build info
+    // belong to the frame's, the game's and the admin's pages.
+    String.raw`web[\\/]src[\\/](api|i18n[\\/](?!pseudo)[a-z-]+\.ts|utils[\\/](error-message|format-size|notify)|theme|hooks[\\/]use-page-title|app[\\/](app|router|paths|lazy-page|lazy-toasts|error-screen|guards)\.tsx?|app[\\/]layouts[\\/](account-layout|brand)\.tsx)`,
     String.raw`web[\\/]src[\\/]components[\\/](confirm|coming-soon|color-scheme-toggle|language[\\/](language-select|use-language-choice))\.tsx`,
     String.raw`web[\\/]src[\\/]features[\\/](info|account)[\\/]api\.ts`,
   ].join('|'),
 )
 
 export const isCoreModule = (id: string) => CORE.test(id) && !id.endsWith('.css')
+
+/**
+ * The libraries whose index re-exports everything (every Mantine component, every icon). An
+ * import of one name from them counts as an import of the file that defines that name;
+ * otherwise every page would seem to need every icon.
+ */
+const BARREL =
+  /[\\/](@mantine[\\/]core[\\/]esm[\\/]index|@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]tabler-icons-react)\.mjs$/
+const BARREL_PACKAGES = new Set(['@mantine/core', '@tabler/icons-react'])
+
+/** name → defining file, from a barrel's `import { a as b } from` / `export { default as a } from` lines. */
+function barrelExports(file: string): Map<string, string> {
+  const names = new Map<string, string>()
+  const source = readFileSync(file, 'utf8')
+  for (const [, list, from] of source.matchAll(/(?:import|export)\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/g))
+    for (const item of list!.split(',')) {
+      const name = item
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()
+      if (name) names.set(name, path.resolve(path.dirname(file), from!))
+    }
+  return names
+}
+
+/** The names a source file imports from each barrel package (read from its code). */
+export function barrelImports(code: string): Map<string, string[]> {
+  const found = new Map<string, string[]>()
+  for (const [, list, from] of code.matchAll(/import\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/g))
+    if (BARREL_PACKAGES.has(from!))
+      found.set(from!, [
+        ...(found.get(from!) ?? []),
+        ...list!
+          .split(',')
+          .map((item) => item.trim().split(/\s+as\s+/)[0]!)
+          .filter(Boolean),
+      ])
+  return found
+}
+
+/**
+ * The part of the app a lazily loaded page or layout belongs to; undefined for other lazy
+ * modules (dialogs, Markdown, the score chart), which load after the page has shown.
+ */
+function areaOf(root: string): string | undefined {
+  if (/[\\/]src[\\/]pages[\\/]account[\\/]/.test(root)) return 'account'
+  if (/[\\/]src[\\/]app[\\/]layouts[\\/]main-layout\.tsx$/.test(root)) return 'frame'
+  if (/[\\/]src[\\/](pages[\\/]games[\\/]|app[\\/]layouts[\\/]game-layout)/.test(root)) return 'game'
+  // The post editor is an admin's page too.
+  if (
+    /[\\/]src[\\/](pages[\\/]admin[\\/]|pages[\\/]posts[\\/]post-edit|app[\\/]layouts[\\/]admin)/.test(root)
+  )
+    return 'admin'
+  if (/[\\/]src[\\/]pages[\\/](home|posts[\\/])/.test(root)) return 'posts'
+  if (/[\\/]src[\\/](pages|app[\\/]layouts)[\\/]/.test(root)) return 'pages'
+  return undefined
+}
+
+interface ModuleGraph {
+  getModuleIds(): IterableIterator<string>
+  getModuleInfo(
+    id: string,
+  ): { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[] } | null
+}
+
+/**
+ * Fewer, larger chunks for the pages behind the main frame. Left alone, the bundler gives every
+ * set of pages that share a module its own file, so the home page came in ~50 files; on a phone
+ * over HTTP/1.1 (6 connections) that is ~8 round trips in a row. Here, a module that the frame
+ * needs, or that pages of different areas share, joins the frame's chunk (every page but the
+ * account screens loads the frame anyway); one that only pages of one area share goes to that
+ * area's shared chunk. Modules an account screen needs keep the default split, so those screens
+ * load nothing of the frame; so do modules a dialog or other late-loaded part shares.
+ * `named` holds each source file's imports from the barrels (see `barrelImports`).
+ */
+export function chunkOwners(
+  graph: ModuleGraph,
+  named: Map<string, Map<string, string[]>>,
+): Map<string, string> {
+  const ids = [...graph.getModuleIds()]
+  const exported = new Map<string, Map<string, string>>()
+  for (const id of ids)
+    if (BARREL.test(id))
+      exported.set(id.includes('@mantine') ? '@mantine/core' : '@tabler/icons-react', barrelExports(id))
+  const importsOf = (id: string): string[] => {
+    const direct = (graph.getModuleInfo(id)?.importedIds ?? []).filter((next) => !BARREL.test(next))
+    for (const [pkg, names] of named.get(id) ?? [])
+      for (const name of names) {
+        const file = exported.get(pkg)?.get(name)
+        if (file) direct.push(file)
+      }
+    return direct
+  }
+  const roots = new Set<string>()
+  for (const id of ids)
+    for (const target of graph.getModuleInfo(id)?.dynamicallyImportedIds ?? []) roots.add(target)
+  /** module → the lazily loaded modules that reach it through static imports */
+  const reachedBy = new Map<string, Set<string>>()
+  for (const root of roots) {
+    const stack = [root]
+    const seen = new Set<string>()
+    while (stack.length) {
+      const id = stack.pop()!
+      if (seen.has(id)) continue
+      seen.add(id)
+      if (id !== root) {
+        const set = reachedBy.get(id) ?? new Set<string>()
+        set.add(root)
+        reachedBy.set(id, set)
+      }
+      for (const next of importsOf(id)) if (!roots.has(next)) stack.push(next)
+    }
+  }
+  const owners = new Map<string, string>()
+  for (const [id, reachers] of reachedBy) {
+    if (isCoreModule(id)) continue
+    const areas = new Set([...reachers].map(areaOf))
+    if (areas.has('account')) continue
+    if (areas.has('frame')) owners.set(id, 'frame')
+    else if (areas.has(undefined)) continue
+    else if (areas.size > 1) owners.set(id, 'frame')
+    else if (reachers.size > 1) owners.set(id, `${[...areas][0]}-shared`)
+  }
+  return owners
+}

@@ -1,21 +1,13 @@
 // Builds the web client when web/dist is missing or older than its sources, so `npm start`
 // on a fresh clone serves the client without a separate build step.
 import { spawn } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { newest } from '../../scripts/newest.mjs'
 
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const built = path.join(web, 'dist/index.html')
-
-function newest(dir) {
-  let latest = 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name)
-    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs)
-  }
-  return latest
-}
 
 const sources = Math.max(newest(path.join(web, 'src')), statSync(path.join(web, 'index.html')).mtimeMs)
 if (!existsSync(built) || statSync(built).mtimeMs < sources) {

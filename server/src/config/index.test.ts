@@ -9,7 +9,13 @@ describe('loadConfig: containers', () => {
       publicHost: '127.0.0.1',
       publicHostFrom: 'default',
       network: 'pennant-challenges',
+      portMapping: 'Default',
+      proxy: { connectionLimit: 32, maxConnectionMs: 30 * 60_000 },
+      trafficCapture: false,
     })
+    expect(loadConfig({ CONTAINER_PORT_MAPPING: 'platformproxy' }).containers.portMapping).toBe(
+      'PlatformProxy',
+    )
   })
   it('takes the public host from PUBLIC_URL, and CONTAINER_PUBLIC_HOST over it', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://ctf.example.org/' }).containers).toMatchObject({
@@ -26,5 +32,7 @@ describe('loadConfig: containers', () => {
     expect(() => loadConfig({ CONTAINER_SWARM_PUBLISH: 'mesh' })).toThrow(/CONTAINER_SWARM_PUBLISH/)
     expect(() => loadConfig({ CONTAINER_NETWORK: 'bad name!' })).toThrow(/CONTAINER_NETWORK/)
     expect(() => loadConfig({ CONTAINER_START_CONCURRENCY: '0' })).toThrow(/CONTAINER_START_CONCURRENCY/)
+    expect(() => loadConfig({ CONTAINER_PORT_MAPPING: 'Proxy' })).toThrow(/CONTAINER_PORT_MAPPING/)
+    expect(() => loadConfig({ CONTAINER_PROXY_MAX_SECONDS: '0' })).toThrow(/CONTAINER_PROXY_MAX_SECONDS/)
   })
 })

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { serverDir } from '../paths.ts'
 
 /** The captcha providers of the contract (`CaptchaProvider`). */
 export type CaptchaProviderName = 'None' | 'HashPow' | 'CloudflareTurnstile'
@@ -69,6 +69,20 @@ export interface ContainerConfig {
   pidsLimit: number
   /** How often expired containers are looked for. */
   reaperIntervalMs: number
+  /**
+   * `Default`: each container's port is published on the host (entry `host:port`).
+   * `PlatformProxy`: nothing is published; players reach the container through the server's
+   * WebSocket proxy (`/api/proxy/{id}`, entry = the container id).
+   */
+  portMapping: 'Default' | 'PlatformProxy'
+  proxy: {
+    /** Concurrent proxied connections one container accepts. */
+    connectionLimit: number
+    /** A proxied connection is closed after this long. */
+    maxConnectionMs: number
+  }
+  /** Record proxied connections of challenges that ask for it (`CONTAINER_TRAFFIC_CAPTURE`). */
+  trafficCapture: boolean
 }
 
 type Env = Record<string, string | undefined>
@@ -141,6 +155,11 @@ function containerConfig(env: Env, publicUrl: string | undefined): ContainerConf
   } catch {
     throw new Error(`PUBLIC_URL must be a URL, got "${publicUrl}"`)
   }
+  const mapping = (str(env, 'CONTAINER_PORT_MAPPING') ?? 'Default').toLowerCase()
+  if (mapping !== 'default' && mapping !== 'platformproxy')
+    throw new Error(
+      `CONTAINER_PORT_MAPPING must be Default or PlatformProxy, got "${env.CONTAINER_PORT_MAPPING}"`,
+    )
   const network = str(env, 'CONTAINER_NETWORK') ?? 'pennant-challenges'
   if (!/^[a-zA-Z0-9][a-zA-Z0-9_.-]{1,60}$/.test(network))
     throw new Error(`CONTAINER_NETWORK must be a Docker network name, got "${network}"`)
@@ -155,6 +174,12 @@ function containerConfig(env: Env, publicUrl: string | undefined): ContainerConf
     startConcurrency: int(env, 'CONTAINER_START_CONCURRENCY', 2, 1, 64),
     pidsLimit: int(env, 'CONTAINER_PIDS_LIMIT', 1024, 16, 1_000_000),
     reaperIntervalMs: int(env, 'CONTAINER_REAPER_INTERVAL', 30, 1, 3600) * 1000,
+    portMapping: mapping === 'platformproxy' ? 'PlatformProxy' : 'Default',
+    proxy: {
+      connectionLimit: int(env, 'CONTAINER_PROXY_CONNECTION_LIMIT', 32, 1, 100_000),
+      maxConnectionMs: int(env, 'CONTAINER_PROXY_MAX_SECONDS', 1800, 1, 7 * 86400) * 1000,
+    },
+    trafficCapture: bool(env, 'CONTAINER_TRAFFIC_CAPTURE', false),
   }
 }
 
@@ -168,9 +193,7 @@ export function loadConfig(env: Env): Config {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',
     dataDir,
-    webDir: path.resolve(
-      str(env, 'WEB_DIR') ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist'),
-    ),
+    webDir: path.resolve(str(env, 'WEB_DIR') ?? path.join(serverDir, '../web/dist')),
     databaseUrl: str(env, 'DATABASE_URL'),
     redisUrl: str(env, 'REDIS_URL'),
     adminPassword: env.PENNANT_ADMIN_PASSWORD || undefined,

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { serverDir } from '../paths.ts'
 import * as schema from './schema.ts'
 
 /** One Drizzle handle type for both drivers, so services never know which one runs. */
@@ -12,10 +12,12 @@ export type DbOrTx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db
 export interface Database {
   db: Db
   kind: 'postgres' | 'pglite'
+  /** Statements sent through `db` so far: tests count what a request costs with it. */
+  queries(): number
   close(): Promise<void>
 }
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
+const migrationsFolder = path.join(serverDir, 'src/db/migrations')
 
 /**
  * Opens PostgreSQL when a URL is given, otherwise the embedded PGlite database
@@ -26,6 +28,13 @@ export async function openDatabase(opts: {
   dataDir: string | null
   onIdleError?: (err: Error) => void
 }): Promise<Database> {
+  let sent = 0
+  const logger = {
+    logQuery() {
+      sent++
+    },
+  }
+  const queries = () => sent
   if (opts.url) {
     const pg = await import('pg')
     const { drizzle } = await import('drizzle-orm/node-postgres')
@@ -34,9 +43,9 @@ export async function openDatabase(opts: {
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (err) => opts.onIdleError?.(err))
-    const db = drizzle(pool, { schema })
+    const db = drizzle(pool, { schema, logger })
     await migrate(db, { migrationsFolder })
-    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() }
+    return { db: db as unknown as Db, kind: 'postgres', queries, close: () => pool.end() }
   }
   const { PGlite } = await import('@electric-sql/pglite')
   const { drizzle } = await import('drizzle-orm/pglite')
@@ -47,7 +56,7 @@ export async function openDatabase(opts: {
     await mkdir(dir, { recursive: true })
   }
   const client = new PGlite(dir)
-  const db = drizzle(client, { schema })
+  const db = drizzle(client, { schema, logger })
   await migrate(db, { migrationsFolder })
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() }
+  return { db: db as unknown as Db, kind: 'pglite', queries, close: () => client.close() }
 }

@@ -313,7 +313,8 @@ export const flags = pgTable(
     isOccupied: boolean('is_occupied').notNull().default(false),
     attachmentId: integer('attachment_id').references(() => attachments.id, { onDelete: 'set null' }),
   },
-  (t) => [index('flags_challenge_id_idx').on(t.challengeId)],
+  // By challenge and text: the judge's "is it right" and "whose flag is it" are index look-ups.
+  (t) => [index('flags_challenge_id_flag_idx').on(t.challengeId, t.flag)],
 )
 
 export const gameNotices = pgTable(
@@ -401,6 +402,8 @@ export const gameInstances = pgTable(
   (t) => [
     primaryKey({ columns: [t.challengeId, t.participationId] }),
     index('game_instances_participation_idx').on(t.participationId),
+    // The cheat check finds which team holds a dynamic flag.
+    index('game_instances_flag_id_idx').on(t.flagId),
     uniqueIndex('game_instances_container_id_key').on(t.containerId),
   ],
 )

@@ -81,7 +81,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (isApi && !xsrf) {
       reply.setCookie(XSRF_COOKIE, randomBytes(32).toString('base64url'), cookieOptions(request, false))
     }
-    if (request.user && !SAFE_METHODS.has(request.method)) {
+    if (request.user && !SAFE_METHODS.has(request.method) && !request.routeOptions.config.xsrfExempt) {
       const header = request.headers[XSRF_HEADER]
       if (!xsrf || typeof header !== 'string' || !sameToken(header, xsrf)) throw fail('Auth_XsrfInvalid')
     }

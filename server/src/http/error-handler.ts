@@ -1,15 +1,22 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
-import { AppError, fail } from './errors.ts'
+import { type Culture, cultureOf, loadTitles, type TitleTable } from './culture.ts'
+import { AppError, fail, format } from './errors.ts'
 import { registerWebClient, type WebClientOptions } from './spa.ts'
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 
-function toBody(err: AppError) {
+/** A catalogue error's title in `culture` when its file has the key; English otherwise. */
+function titleIn(err: AppError, culture: Culture, titles: TitleTable): string {
+  const translated = err.params && titles.get(culture)?.[err.key]
+  return translated ? format(translated, err.params ?? []) : err.message
+}
+
+function toBody(err: AppError, title: string) {
   return err.data === undefined
-    ? { title: err.message, status: err.bodyStatus }
-    : { title: err.message, data: err.data, status: err.bodyStatus }
+    ? { title, status: err.bodyStatus }
+    : { title, data: err.data, status: err.bodyStatus }
 }
 
 /** Framework errors (bad JSON, too large, wrong content type) as catalogue errors. */
@@ -35,11 +42,27 @@ function fromFramework(err: FastifyError): AppError {
   return fail('Server_Error')
 }
 
+export interface ErrorHandlerOptions extends WebClientOptions {
+  /** Where the `<culture>.json` title files are; the server's own `locales/` by default. */
+  localesDir?: string
+}
+
 /**
  * One error shape for everything: `{title, status}` (decisions.md item 1). Global, so that every
  * encapsulated module answers errors the same way.
  */
-export const errorHandlerPlugin = fp(async (app: FastifyInstance, opts: WebClientOptions) => {
+export const errorHandlerPlugin = fp(async (app: FastifyInstance, opts: ErrorHandlerOptions) => {
+  const titles = loadTitles(opts.localesDir)
+  // The culture (api-contract §1.10) is read once per request and named in `Content-Language`.
+  app.decorateRequest('culture', 'en-US')
+  app.addHook('onRequest', async (request, reply) => {
+    request.culture = cultureOf({
+      query: request.query,
+      cookies: request.cookies,
+      acceptLanguage: request.headers['accept-language'],
+    })
+    reply.header('Content-Language', request.culture)
+  })
   const serveIndex = opts.webDir ? await registerWebClient(app, opts.webDir, opts) : null
 
   // A second router holding every route, to tell "wrong method" (405) from "no such path" (404).
@@ -66,7 +89,10 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance, opts: WebClien
       })
     }
     if (err.headers) reply.headers(err.headers)
-    return reply.code(err.httpStatus).type('application/json; charset=utf-8').send(toBody(err))
+    return reply
+      .code(err.httpStatus)
+      .type('application/json; charset=utf-8')
+      .send(toBody(err, titleIn(err, request.culture, titles)))
   })
 
   app.setNotFoundHandler((request, reply) => {
@@ -75,6 +101,9 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance, opts: WebClien
     const allowed = METHODS.filter((m) => routes.find(m, path))
     const err = allowed.length ? fail('Route_MethodNotAllowed') : fail('Route_NotFound')
     if (allowed.length) reply.header('Allow', allowed.join(', '))
-    return reply.code(err.httpStatus).type('application/json; charset=utf-8').send(toBody(err))
+    return reply
+      .code(err.httpStatus)
+      .type('application/json; charset=utf-8')
+      .send(toBody(err, titleIn(err, request.culture, titles)))
   })
 })

@@ -11,8 +11,8 @@ const catalogue = {
   Route_NotFound: [404, 'There is no such API route'],
   Route_MethodNotAllowed: [405, 'This method is not allowed on this route'],
   Server_Error: [500, 'Something went wrong on our side; the error has been logged'],
-  RateLimit_TooManyRequests: [429, 'Too many requests, try again in {0} s'],
-  Auth_LoginRequired: [401, 'Please sign in first'],
+  RateLimit_TooManyRequests: [429, 'Too many requests; try again in {0} s'],
+  Auth_LoginRequired: [401, 'Please log in first'],
   Auth_AccessForbidden: [403, 'You are not allowed to do this'],
   Auth_XsrfInvalid: [403, 'Missing or invalid XSRF token; reload the page and try again'],
   // Account
@@ -24,7 +24,7 @@ const catalogue = {
   Account_EmailUsed: [400, 'This e-mail address is already in use'],
   Account_PasswordWeak: [
     400,
-    'The password needs at least 6 characters with a digit, a lowercase and an uppercase letter',
+    'The password needs at least 6 characters, with a digit, a lowercase letter and an uppercase letter',
   ],
   Account_EmailSendFailed: [400, 'The e-mail could not be sent; please try again later'],
   Account_MailNotConfigured: [400, 'This server has no mail service configured; ask an administrator'],
@@ -55,20 +55,23 @@ const catalogue = {
   File_Missing: [400, 'Attach the file in the form field "file"'],
   File_NotFound: [404, 'File not found'],
   Assets_IOError: [400, 'The file could not be stored; try again'],
-  Avatar_UpdateFailed: [400, 'The image could not be read; use png, gif, jpeg, webp, avif or heic'],
+  Avatar_UpdateFailed: [400, 'The image could not be read; use PNG, GIF, JPEG, WebP, AVIF or HEIC'],
   // Teams
   Team_NotFound: [404, 'Team not found'],
   Team_NameEmpty: [400, 'A team needs a name'],
-  Team_ExceededCreationLimit: [400, 'You already captain 3 teams, the most one person may'],
+  Team_ExceededCreationLimit: [400, 'You already captain 3 teams, the most allowed'],
   Team_NotCaptain: [403, 'Only the team captain may do this'],
   Team_NewCaptainNotFound: [400, 'The new captain is not a member of this team'],
   Team_NewCaptainTeamTooMany: [400, 'The new captain already captains 3 teams'],
   Team_Locked: [400, 'The team is locked while one of its games is unfinished'],
   Team_InvalidCode: [400, 'This invite code is not valid'],
   Team_NameInvalidInvitation: [400, 'This invite code is out of date; ask the captain for a new one'],
-  Team_CaptainCannotLeave: [400, 'The captain cannot leave; transfer the captaincy or delete the team'],
-  Team_CaptainCannotBeKicked: [400, 'The captain cannot be kicked'],
-  Team_AvatarUpdateFailed: [400, 'The image could not be read; use png, gif, jpeg, webp, avif or heic'],
+  Team_CaptainCannotLeave: [
+    400,
+    'The captain cannot leave; hand the captaincy to another member or disband the team',
+  ],
+  Team_CaptainCannotBeKicked: [400, 'The captain cannot be removed from the team'],
+  Team_AvatarUpdateFailed: [400, 'The image could not be read; use PNG, GIF, JPEG, WebP, AVIF or HEIC'],
   User_NotInTeam: [400, 'This user is not a member of the team'],
   User_AlreadyInTeam: [400, 'You are already a member of this team'],
   User_LeaveNotInTeam: [400, 'You are not a member of this team'],
@@ -95,7 +98,7 @@ const catalogue = {
   Game_ParticipationNotAccepted: [400, 'Your team’s registration has not been accepted'],
   Game_NotStarted: [400, 'The game has not started yet', 10001],
   Game_Ended: [400, 'The game has ended', 10002],
-  Game_InvalidInvitationCode: [400, 'The invitation code is wrong'],
+  Game_InvalidInvitationCode: [400, 'The invite code is wrong'],
   Game_NotMemberOfTeam: [400, 'You are not a member of this team'],
   Game_InOtherTeam: [400, 'You have already joined this game'],
   Game_TeamMemberLimitExceeded: [400, 'The team already has as many players in this game as allowed'],
@@ -119,16 +122,25 @@ const catalogue = {
   Container_CreationFailed: [400, 'The container could not be started: {0}'],
   Game_ContainerCreationNotAllowed: [400, 'This challenge has no container'],
   Game_OperationTooFrequent: [429, 'Wait {0} s before starting or destroying this container again'],
-  Game_ContainerAlreadyCreated: [400, 'Your team’s container of this challenge is already running'],
+  Game_ContainerAlreadyCreated: [400, 'Your team’s container for this challenge is already running'],
   Game_ContainerCreationFailed: [
     400,
     'The container could not be started; try again, and tell the organisers if it keeps failing',
   ],
   Game_ContainerNumberLimitExceeded: [400, 'Your team may run {0} containers at once; destroy one first'],
-  Game_ContainerNotCreated: [400, 'Your team has no container of this challenge'],
+  Game_ContainerNotCreated: [400, 'Your team has no container for this challenge'],
   Game_ContainerExtensionNotAvailable: [400, 'A container can be extended in its last {0} minutes'],
   Game_ContainerDeletionFailed: [400, 'The container could not be destroyed; try again'],
   Admin_ContainerInstanceNotFound: [404, 'Container not found'],
+  // Platform proxy (api-contract §2.8)
+  Proxy_TcpDisabled: [400, 'This server does not proxy container connections'],
+  Container_NotFound: [404, 'Container not found'],
+  Container_ConnectionLimitExceeded: [
+    400,
+    'This container has {0} open connections already; close one first',
+  ],
+  Game_CaptureNotFound: [404, 'No traffic capture found'],
+  Proxy_ConnectFailed: [418, 'Could not connect to the container: {0}'],
   Admin_UserNotFound: [404, 'User not found'],
   Admin_SelfDeletionNotAllowed: [400, 'You cannot delete your own account'],
   Admin_SelfRoleChangeNotAllowed: [400, 'You cannot change your own role; ask another administrator'],
@@ -153,18 +165,31 @@ export class AppError extends Error {
     readonly key: ErrorKey | 'Custom',
     readonly httpStatus: number,
     message: string,
-    opts: { bodyStatus?: number; data?: unknown; headers?: Record<string, string> } = {},
+    opts: {
+      bodyStatus?: number
+      data?: unknown
+      headers?: Record<string, string>
+      params?: readonly (string | number)[]
+    } = {},
   ) {
     super(message)
     this.bodyStatus = opts.bodyStatus ?? httpStatus
     this.data = opts.data
     this.headers = opts.headers
+    this.params = opts.params
   }
   readonly data: unknown
   readonly headers: Record<string, string> | undefined
+  /** Set when the title is the catalogue's, so it can be told again in the request's culture. */
+  readonly params: readonly (string | number)[] | undefined
 }
 
-function format(template: string, params: readonly (string | number)[]): string {
+/** The English titles by key: the en-US source the translators' files follow. */
+export const englishTitles: Readonly<Record<ErrorKey, string>> = Object.fromEntries(
+  Object.entries(catalogue).map(([key, [, title]]) => [key, title]),
+) as Record<ErrorKey, string>
+
+export function format(template: string, params: readonly (string | number)[]): string {
   return template.replace(/\{(\d+)\}/g, (_, i) => String(params[Number(i)] ?? ''))
 }
 
@@ -179,7 +204,8 @@ export function fail(
   } = {},
 ): AppError {
   const [status, title, bodyStatus] = catalogue[key] as readonly [number, string, number?]
-  return new AppError(key, status, format(title, opts.params ?? []), { bodyStatus, ...opts })
+  const params = opts.params ?? []
+  return new AppError(key, status, format(title, params), { bodyStatus, ...opts, params })
 }
 
 /** An error with a title worked out at run time (e.g. naming the invalid field). */

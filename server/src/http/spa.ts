@@ -33,8 +33,9 @@ export function contentSecurityPolicy(nonce: string, opts: WebClientOptions = {}
     // Organisers' Markdown may show pictures hosted elsewhere; QR codes and previews are data/blob.
     "img-src 'self' data: blob: https:",
     "font-src 'self' data:",
-    // 'self' covers same-origin WebSockets too (live updates).
-    "connect-src 'self'",
+    // 'self' covers same-origin WebSockets too (live updates); the loopback is the player's local
+    // tunnelling daemon (tunnel.mjs), which the page asks to forward proxied instances.
+    "connect-src 'self' http://127.0.0.1:*",
     // The proof-of-work captcha runs in a worker loaded from /static.
     "worker-src 'self'",
     `frame-src 'self'${turnstile}`,

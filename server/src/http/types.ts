@@ -5,6 +5,7 @@ import type { Db } from '../db/index.ts'
 import type { Infra } from '../infra/index.ts'
 import type { SessionUser } from '../modules/account/sessions.service.ts'
 import type { Services } from '../services.ts'
+import type { Culture } from './culture.ts'
 import type { PolicyName } from './rate-limit.ts'
 
 /** Minimum role a route needs: `user` (User+), `monitor` (Monitor+), `admin`. */
@@ -15,10 +16,14 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthLevel
     rateLimit?: PolicyName
+    /** A POST that changes nothing (SignalR negotiation): no XSRF header needed. */
+    xsrfExempt?: boolean
   }
   interface FastifyRequest {
     /** The signed-in caller, or null when anonymous. */
     user: SessionUser | null
+    /** The culture error titles are told in (api-contract §1.10). */
+    culture: Culture
   }
   interface FastifyInstance {
     deps: { config: Config; db: Db; infra: Infra; services: Services }

@@ -100,12 +100,24 @@ export function describeError(part: string, error: ErrorObject | undefined): str
  * Body values are validated as sent (no type coercion, so `null` is never silently turned into
  * `""`); query strings and path parameters are coerced from text.
  */
-export function createValidatorCompiler(): FastifySchemaCompiler<Schema> {
-  const strict = makeAjv(false)
-  const coercing = makeAjv(true)
+export function createValidatorCompiler(opts: { eager?: boolean } = {}): FastifySchemaCompiler<Schema> {
+  let strict: Ajv | undefined
+  let coercing: Ajv | undefined
+  const compile = (schema: Schema, httpPart?: string): ValidateFunction => {
+    if (httpPart === 'body') {
+      strict ??= makeAjv(false)
+      return strict.compile(schema)
+    }
+    coercing ??= makeAjv(true)
+    return coercing.compile(schema)
+  }
   return ({ schema, httpPart }) => {
-    const validate: ValidateFunction = (httpPart === 'body' ? strict : coercing).compile(schema)
+    // Compiled at the route's first request unless `eager`: compiling every route's schemas was
+    // the largest part of the time to first request (a test compiles them all eagerly).
+    let compiled = opts.eager ? compile(schema, httpPart) : undefined
     return (data: unknown) => {
+      compiled ??= compile(schema, httpPart)
+      const validate = compiled
       // Checked before anything walks the value: a deep body would exhaust the stack.
       const unstorable = findUnstorable(data)
       const value = unstorable ? data : normalise(schema, data)

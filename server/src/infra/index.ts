@@ -1,5 +1,7 @@
 import path from 'node:path'
 import type { Config } from '../config/index.ts'
+import type { Bus } from './bus/index.ts'
+import { createMemoryBus } from './bus/memory.ts'
 import type { Cache } from './cache/index.ts'
 import { createMemoryCache } from './cache/memory.ts'
 import type { ContainerBackend } from './containers/index.ts'
@@ -15,6 +17,8 @@ export interface Infra {
   mailer: Mailer
   /** Null when containers are off (`CONTAINER_BACKEND=none`, or no engine answered). */
   containers: ContainerBackend | null
+  /** What happened, for live screens: services publish, the hubs subscribe. */
+  bus: Bus
 }
 
 type Log = { info(msg: string): void; warn(msg: string): void }
@@ -68,9 +72,10 @@ export async function createInfra(config: Config, log: Log = quiet): Promise<Inf
     storage: createLocalStorage(path.join(config.dataDir, 'files')),
     mailer: config.smtp ? createSmtpMailer(config.smtp) : noMailer,
     containers: await openContainers(config.containers, log),
+    bus: createMemoryBus((err, topic) => log.warn(`a ${topic} subscriber failed: ${String(err)}`)),
   }
 }
 
 export async function closeInfra(infra: Infra): Promise<void> {
-  await Promise.all([infra.cache.close(), infra.mailer.close(), infra.containers?.close()])
+  await Promise.all([infra.cache.close(), infra.mailer.close(), infra.containers?.close(), infra.bus.close()])
 }

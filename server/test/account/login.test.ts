@@ -107,7 +107,7 @@ describe('POST /api/account/logout', () => {
 
   it('needs a session (401)', async () => {
     const res = await new Agent(t.app).post('/api/account/logout')
-    expect(res.json()).toEqual({ title: 'Please sign in first', status: 401 })
+    expect(res.json()).toEqual({ title: 'Please log in first', status: 401 })
   })
 
   it('refuses a state change without the XSRF header (403) and keeps the session', async () => {

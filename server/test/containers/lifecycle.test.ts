@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { containers, flags, gameInstances } from '../../src/db/schema.ts'
@@ -16,7 +15,7 @@ import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { buildChallengeImage, CRASHING_IMAGE } from '../helpers/challenge-image.ts'
 import { readEntry, readEntryEventually } from '../helpers/tcp.ts'
-import { containerChallenge } from './helpers.ts'
+import { closeContainerApp, containerChallenge, docker } from './helpers.ts'
 
 let t: TestApp
 let admin: Agent
@@ -27,20 +26,9 @@ beforeAll(async () => {
   admin = await adminAgent(t.app)
 }, 120_000)
 afterAll(async () => {
-  // Whatever a failed test left running goes with it.
-  await t.app.deps.services.containerRuntime.reap(new Date(Date.now() + 365 * 86400_000))
-  await t.close()
-  for (const n of [network, `${network}-noegress`]) {
-    try {
-      execFileSync('docker', ['network', 'rm', n], { stdio: 'ignore' })
-    } catch {
-      // never created
-    }
-  }
+  await closeContainerApp(t, network)
 }, 60_000)
 
-const docker = (...args: string[]) =>
-  execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
 const db = () => t.app.deps.db
 
 /** Lets the 10-second turn of a challenge's instances pass, as if the time had gone by. */
@@ -67,6 +55,10 @@ describe('a team container on Docker', () => {
     const c = await containerChallenge(admin, game.id)
     const player = await acceptedPlayer(t.app, admin, game.id)
     const url = `/api/game/${game.id}/container/${c.id}`
+    const published: { type: string; values: string[]; user: string; team: string }[] = []
+    const unsubscribe = t.app.deps.infra.bus.subscribe('game.event', ({ gameId, event }) => {
+      if (gameId === game.id && event.type.startsWith('Container')) published.push(event)
+    })
 
     const started = await player.agent.post(url)
     expect(started.statusCode, started.body).toBe(200)
@@ -124,6 +116,16 @@ describe('a team container on Docker', () => {
       ['ContainerDestroy', [String(c.id), c.title]],
       ['ContainerStart', [String(c.id), c.title]],
     ])
+    // The bus (and so the monitor hub) told the same events as they happened, naming who.
+    unsubscribe()
+    const told = (e: { type: string; values: string[]; user: string; team: string }) => [
+      e.type,
+      e.values,
+      e.user,
+      e.team,
+    ]
+    expect(published.map(told)).toEqual([...mine].reverse().map(told))
+    expect(published[0]!.user).toBe(player.userName)
   })
 
   it('runs with the challenge’s limits and without extra privileges', async () => {
@@ -397,7 +399,7 @@ describe('the admin instance list', () => {
       team: { id: player.teamId },
       challenge: { id: c.id, title: c.title, category: 'Pwn' },
       game: { id: game.id, title: game.title },
-      image: 'pennant-test-challenge:latest',
+      image: 'pennant-test-challenge:2',
       expectStopAt: info.expectStopAt,
     })
     expect(`${item.ip}:${item.port}`).toBe(info.entry)

@@ -7,6 +7,7 @@ import type { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { buildChallengeImage } from '../helpers/challenge-image.ts'
 import { readEntryEventually } from '../helpers/tcp.ts'
+import { listen, openSocket, Refused, readAll } from '../helpers/ws.ts'
 import { containerChallenge } from './helpers.ts'
 
 const docker = (...args: string[]) =>
@@ -110,4 +111,40 @@ describe('a team container on Docker Swarm', () => {
     expect(res.json().title).toContain('pennant-no-such-image:3')
     expect(docker('service', 'ls', '-q', '--filter', `label=pennant.challenge=${c.id}`)).toBe('')
   })
+})
+
+describe('a team container on Docker Swarm behind the platform proxy', () => {
+  it('carries the proxy to the service’s port on its node', async () => {
+    const proxied = await createTestApp({
+      CONTAINER_BACKEND: 'swarm',
+      CONTAINER_NETWORK: network,
+      CONTAINER_PORT_MAPPING: 'PlatformProxy',
+    })
+    try {
+      const padmin = await adminAgent(proxied.app)
+      const base = await listen(proxied.app)
+      const game = await createGame(padmin)
+      const c = await containerChallenge(padmin, game.id)
+      const player = await acceptedPlayer(proxied.app, padmin, game.id)
+      const started = await player.agent.post(`/api/game/${game.id}/container/${c.id}`)
+      expect(started.statusCode, started.body).toBe(200)
+      const entry = started.json().entry as string
+      expect(entry).toMatch(/^[0-9a-f-]{36}$/)
+      const deadline = Date.now() + 20_000
+      let text = ''
+      while (!text.includes('flag=flag{') && Date.now() < deadline) {
+        try {
+          text = (await readAll(await openSocket(`${base}/api/proxy/${entry}`))).bytes.toString()
+        } catch (err) {
+          if (!(err instanceof Refused) || err.status !== 418) throw err
+        }
+        if (!text) await new Promise((r) => setTimeout(r, 300))
+      }
+      expect(text).toContain(`team=${player.teamId}`)
+      expect(text).toMatch(/^flag=flag\{/)
+    } finally {
+      await proxied.app.deps.services.containerRuntime.reap(new Date(Date.now() + 365 * 86400_000))
+      await proxied.close()
+    }
+  }, 90_000)
 })

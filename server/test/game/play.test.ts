@@ -91,7 +91,7 @@ describe('joining and the participation gate', () => {
     const team = await teamOf(t.app, user)
     const join = (body: Record<string, unknown>) =>
       user.agent.post(`/api/game/${game.id}`, { teamId: team.id, ...body })
-    expect((await join({ division: 'Open' })).json().title).toBe('The invitation code is wrong')
+    expect((await join({ division: 'Open' })).json().title).toBe('The invite code is wrong')
     expect((await join({ inviteCode: 'letmein' })).json().title).toBe(
       'This division does not exist in the game',
     )

@@ -11,6 +11,8 @@ export interface TestApp {
   dataDir: string
   /** The PostgreSQL database of this app (unset on PGlite), for a second server process. */
   databaseUrl?: string
+  /** Statements the app has sent to its database so far. */
+  queries(): number
   close(): Promise<void>
 }
 
@@ -37,6 +39,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     app,
     dataDir,
     databaseUrl: database.url,
+    queries: database.queries,
     async close() {
       await app.close()
       await closeInfra(infra)

@@ -6,15 +6,22 @@ import { promisify } from 'node:util'
 
 const run = promisify(execFile)
 
-/** The test challenge image: no registry is reachable here, so it is built from scratch. */
-export const CHALLENGE_IMAGE = 'pennant-test-challenge:latest'
+/**
+ * The test challenge image: no registry is reachable here, so it is built from scratch. Several
+ * checkouts share one engine: when what the image does changes, its tag changes too, so an
+ * older checkout rebuilding its own version never swaps the image under a newer one's tests.
+ */
+export const CHALLENGE_IMAGE = 'pennant-test-challenge:2'
+/** The echo service of {@link CHALLENGE_IMAGE}: every byte a connection sends comes back. */
+export const ECHO_PORT = 9090
 /** The same with a command that does not exist: it cannot start (a broken challenge). */
 export const CRASHING_IMAGE = 'pennant-test-crashing:latest'
 
 /**
  * Builds {@link CHALLENGE_IMAGE} (once per engine; cheap when it exists): Debian's static
  * busybox, serving the container's `GZCTF_FLAG` (and team id) to every TCP connection on port
- * 8080. The image also declares 8080/udp and 9090, as images with several ports do.
+ * 8080, and echoing whatever a connection sends on port 9090 (two-way traffic for the proxy).
+ * The image also declares 8080/udp, as images with several ports do.
  */
 export async function buildChallengeImage(tag = CHALLENGE_IMAGE): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pennant-image-'))
@@ -32,7 +39,7 @@ export async function buildChallengeImage(tag = CHALLENGE_IMAGE): Promise<string
         'COPY busybox /bin/busybox',
         'COPY serve.sh /srv/serve.sh',
         'EXPOSE 8080/tcp 8080/udp 9090/tcp',
-        'CMD ["/bin/busybox", "nc", "-ll", "-p", "8080", "-e", "/srv/serve.sh"]',
+        'CMD ["/bin/busybox", "sh", "-c", "/bin/busybox nc -ll -p 9090 -e /bin/busybox cat & exec /bin/busybox nc -ll -p 8080 -e /srv/serve.sh"]',
         '',
       ].join('\n'),
     )

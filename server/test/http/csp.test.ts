@@ -56,7 +56,7 @@ describe('the web page’s Content-Security-Policy', () => {
         'default-src': ["'self'"],
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:', 'https:'],
-        'connect-src': ["'self'"],
+        'connect-src': ["'self'", 'http://127.0.0.1:*'],
         'worker-src': ["'self'"],
         'frame-src': ["'self'"],
         'frame-ancestors': ["'none'"],
@@ -97,7 +97,7 @@ describe('the web page’s Content-Security-Policy', () => {
     const csp = directives(res.headers['content-security-policy'])
     expect(csp['script-src']).toContain('https://challenges.cloudflare.com')
     expect(csp['frame-src']).toEqual(["'self'", 'https://challenges.cloudflare.com'])
-    expect(csp['connect-src']).toEqual(["'self'"])
+    expect(csp['connect-src']).toEqual(["'self'", 'http://127.0.0.1:*'])
   })
 
   it('is not the API’s business: JSON answers carry no page policy', async () => {

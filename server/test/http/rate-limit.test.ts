@@ -27,7 +27,7 @@ describe('rate limits', () => {
     const retry = Number(limited.headers['retry-after'])
     expect(retry).toBeGreaterThan(0)
     expect(retry).toBeLessThanOrEqual(150)
-    expect(limited.json()).toEqual({ title: `Too many requests, try again in ${retry} s`, status: 429 })
+    expect(limited.json()).toEqual({ title: `Too many requests; try again in ${retry} s`, status: 429 })
   })
 
   it('counts each address on its own: one client cannot exhaust a limit for everyone', async () => {

@@ -66,7 +66,7 @@ describe('creating and reading teams', () => {
     )
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(3)
     expect(results.filter((r) => r.statusCode === 400).map((r) => r.json().title)).toEqual(
-      Array(3).fill('You already captain 3 teams, the most one person may'),
+      Array(3).fill('You already captain 3 teams, the most allowed'),
     )
     expect((await captain.agent.get('/api/team')).json()).toHaveLength(3)
   })
@@ -170,10 +170,10 @@ describe('members: kick, leave, transfer, delete', () => {
     const team = await teamWith(captain)
     await join(member, captain, team.id)
     expect((await captain.agent.post(`/api/team/${team.id}/kick/${await idOf(captain)}`)).json().title).toBe(
-      'The captain cannot be kicked',
+      'The captain cannot be removed from the team',
     )
     expect((await captain.agent.post(`/api/team/${team.id}/leave`)).json().title).toBe(
-      'The captain cannot leave; transfer the captaincy or delete the team',
+      'The captain cannot leave; hand the captaincy to another member or disband the team',
     )
     expect((await member.agent.post(`/api/team/${team.id}/leave`)).statusCode).toBe(200)
     expect((await member.agent.post(`/api/team/${team.id}/leave`)).json().title).toBe(

@@ -4,10 +4,35 @@ import type { ApiError } from './error'
 import type { GetParams, GetPath, Ok } from './types'
 import { resolveUrl } from './url'
 
+// The URL is already resolved, so the client's typing by path template does not apply here.
+const get = (url: string) =>
+  unwrap((api.GET as (u: string) => Promise<{ data?: unknown; response: Response }>)(url))
+
+/** Answers asked for ahead of their hook, by URL, with when they were asked (see `prefetch`). */
+const prefetched = new Map<string, { answer: Promise<unknown>; at: number }>()
+/** A prefetched answer no hook took within this long is dropped rather than served stale. */
+const PREFETCH_KEPT_MS = 10_000
+
+/**
+ * Starts a GET now that a hook is known to ask for soon: at start-up the page's data goes out
+ * together with the page's code instead of after it has loaded and rendered. The hook's first
+ * fetch of that URL takes the answer (or its error) instead of asking again.
+ */
+export function prefetch(url: string): void {
+  if (prefetched.has(url)) return
+  const answer = get(url)
+  answer.catch(() => {}) // a failure is reported by the hook that takes it
+  prefetched.set(url, { answer, at: Date.now() })
+}
+
 /** Fetches a resolved API URL (the SWR key) through the typed client. */
 export function fetchUrl(url: string): Promise<unknown> {
-  // The URL is already resolved, so the client's typing by path template does not apply here.
-  return unwrap((api.GET as (u: string) => Promise<{ data?: unknown; response: Response }>)(url))
+  const early = prefetched.get(url)
+  if (early) {
+    prefetched.delete(url)
+    if (Date.now() - early.at < PREFETCH_KEPT_MS) return early.answer
+  }
+  return get(url)
 }
 
 /**

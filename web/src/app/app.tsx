@@ -1,5 +1,5 @@
-import { MantineProvider } from '@mantine/core'
-import { type ReactNode, useMemo } from 'react'
+import { DirectionProvider, MantineProvider } from '@mantine/core'
+import { memo, type ReactNode, useMemo } from 'react'
 import { BrowserRouter } from 'react-router'
 import { SWRConfig } from 'swr'
 import { cacheProvider } from '@/api/cache'
@@ -31,6 +31,13 @@ const swrOptions = {
   loadingTimeout: slow ? 5_000 : 3_000,
 }
 
+/**
+ * Mantine's provider recomputes and rewrites every theme CSS variable (our contrast fixes
+ * included) each time it renders; memoised, it renders again only when the theme changes, not
+ * whenever the config, the stored colour or a translation area arrives.
+ */
+const StableMantineProvider = memo(MantineProvider)
+
 /** Mantine with the primary colour from the user's choice or the platform's config. */
 function ThemedMantine({ children }: { children: ReactNode }) {
   const { config } = useConfig()
@@ -40,24 +47,31 @@ function ThemedMantine({ children }: { children: ReactNode }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: labels in the theme follow the language
   const theme = useMemo(() => buildTheme(primary), [primary, language])
   return (
-    <MantineProvider theme={theme} defaultColorScheme="dark" cssVariablesResolver={cssVariablesResolver}>
+    <StableMantineProvider
+      theme={theme}
+      defaultColorScheme="dark"
+      cssVariablesResolver={cssVariablesResolver}
+    >
       {children}
-    </MantineProvider>
+    </StableMantineProvider>
   )
 }
 
 export function App() {
   return (
     <SWRConfig value={swrOptions}>
-      <ThemedMantine>
-        <ErrorBoundary>
-          <LazyToasts />
-          <ConfirmHost />
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
-        </ErrorBoundary>
-      </ThemedMantine>
+      {/* Follows `<html dir>`, which the i18n module sets with the language (RTL pseudo-locale). */}
+      <DirectionProvider>
+        <ThemedMantine>
+          <ErrorBoundary>
+            <LazyToasts />
+            <ConfirmHost />
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </ErrorBoundary>
+        </ThemedMantine>
+      </DirectionProvider>
     </SWRConfig>
   )
 }

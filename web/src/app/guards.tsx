@@ -4,6 +4,7 @@ import { Navigate, useLocation } from 'react-router'
 import type { Role } from '@/api/types'
 import { hasRole, useUser } from '@/features/account/api'
 import { loginHref } from '@/features/paths'
+import { useTranslation } from '@/i18n'
 import NotFound from '@/pages/not-found'
 
 /**
@@ -13,10 +14,11 @@ import NotFound from '@/pages/not-found'
 export function RequireRole({ min = 'User', children }: { min?: Role; children: ReactNode }) {
   const { user, isLoading } = useUser()
   const location = useLocation()
+  const { t } = useTranslation()
   if (isLoading)
     return (
       <Center mih="40vh">
-        <Loader aria-label="Loading" />
+        <Loader aria-label={t('common.loading')} />
       </Center>
     )
   if (!user) return <Navigate to={loginHref(location.pathname + location.search)} replace />

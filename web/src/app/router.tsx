@@ -1,25 +1,80 @@
 import { Center, Loader } from '@mantine/core'
 import { type ComponentType, Suspense } from 'react'
-import { Navigate, type RouteObject, useLocation, useRoutes } from 'react-router'
-import { loadAreas } from '@/i18n'
+import { matchRoutes, Navigate, type Params, type RouteObject, useLocation, useRoutes } from 'react-router'
+import { apiKey, prefetch } from '@/api/hooks'
+import { loadAreas, useTranslation } from '@/i18n'
 import NotFound from '@/pages/not-found'
 import { ErrorBoundary } from './error-screen'
 import { AccountLayout } from './layouts/account-layout'
-import { lazyPage } from './lazy-page'
+import { type LazyPage, lazyPage } from './lazy-page'
 
 // Declarative routing (BrowserRouter + useRoutes): the data router would add ~16 KB gzip to
 // every first load for loaders and actions the client does not use.
-/** A page loaded with the translation areas it uses (beyond `common`). */
-const at = (load: () => Promise<{ default: ComponentType }>, areas: readonly string[] = []) => {
-  const Page = lazyPage(async () => (await Promise.all([load(), loadAreas(areas)]))[0])
-  return <Page />
+
+/** What a route can start fetching before it renders (see `preloadRoute`). */
+interface RouteHandle {
+  /** Starts the route's loads; settles when its own code is here (or failed). */
+  preload: (params: Params) => Promise<void>
 }
+
+/** The API answers a route's page asks for as soon as it renders, by the URL's parameters. */
+type PageData = (params: Params) => string[]
+
+/** What a page needs at once besides its code: its first data, and code it loads itself. */
+interface Early {
+  data?: PageData
+  /** Lazy parts the page shows on arrival (Markdown), fetched alongside instead of after. */
+  parts?: () => Promise<unknown>
+}
+
+/** A lazy module's route fields: its element, and a handle that fetches it and its needs early. */
+const route = (Page: LazyPage, early: Early = {}): Pick<RouteObject, 'element' | 'handle'> => ({
+  element: <Page />,
+  handle: {
+    preload(params) {
+      for (const url of early.data?.(params) ?? []) prefetch(url)
+      early.parts?.().catch(() => {}) // the page reports a failure when it renders the part
+      return Page.preload()
+    },
+  } satisfies RouteHandle,
+})
+
+/** A page loaded with the translation areas it uses (beyond `common`), and what it needs at once. */
+const at = (load: () => Promise<{ default: ComponentType }>, areas: readonly string[] = [], early?: Early) =>
+  route(
+    lazyPage(async () => (await Promise.all([load(), loadAreas(areas)]))[0]),
+    early,
+  )
+
+// The first requests of the pages a visitor most often opens directly, as their hooks make them
+// (features/*/api.ts): the same URLs, or the early answer goes unused.
+/** A game page's first requests, for a game id in the URL that can name one. */
+const gameData =
+  (...paths: ('/api/game/{id}' | '/api/game/{id}/details' | '/api/game/{id}/scoreboard')[]): PageData =>
+  (params) => {
+    const id = Number(params.id)
+    return Number.isSafeInteger(id) && id > 0 ? paths.map((path) => apiKey(path, { path: { id } })) : []
+  }
+const HOME: Early = {
+  data: () => ['/api/posts/latest', apiKey('/api/game/recent', { query: { limit: 6 } })],
+  // The posts' summaries are Markdown.
+  parts: () => import('@/components/markdown/markdown-view'),
+}
+const CHALLENGES: Early = { data: gameData('/api/game/{id}', '/api/game/{id}/details') }
+const SCOREBOARD: Early = { data: gameData('/api/game/{id}', '/api/game/{id}/scoreboard') }
 const ACCOUNT = ['account']
 const POST = ['post']
 const GAME = ['game', 'challenge']
 const ADMIN = ['admin']
 
-const MainLayout = lazyPage(() => import('./layouts/main-layout'))
+// The frame's own strings (the tunnel control, the live badge) come with it, not with `common`:
+// the account screens, which load no frame, do not pay for them.
+const FRAME = ['frame']
+const MainLayout = lazyPage(
+  async () => (await Promise.all([import('./layouts/main-layout'), loadAreas(FRAME)]))[0],
+)
+// The frame asks who is signed in on every page it shows.
+const MAIN: Early = { data: () => ['/api/account/profile'] }
 
 /**
  * The seed's route table (section 2). Matching is case-insensitive (React Router's default);
@@ -30,75 +85,75 @@ const routes: RouteObject[] = [
     path: 'account',
     element: <AccountLayout />,
     children: [
-      { path: 'login', element: at(() => import('@/pages/account/login'), ACCOUNT) },
-      { path: 'register', element: at(() => import('@/pages/account/register'), ACCOUNT) },
-      { path: 'recovery', element: at(() => import('@/pages/account/recovery'), ACCOUNT) },
-      { path: 'reset', element: at(() => import('@/pages/account/reset'), ACCOUNT) },
-      { path: 'verify', element: at(() => import('@/pages/account/verify'), ACCOUNT) },
-      { path: 'confirm', element: at(() => import('@/pages/account/confirm'), ACCOUNT) },
-      { path: 'profile', element: at(() => import('@/pages/account/profile'), ACCOUNT) },
+      { path: 'login', ...at(() => import('@/pages/account/login'), ACCOUNT) },
+      { path: 'register', ...at(() => import('@/pages/account/register'), ACCOUNT) },
+      { path: 'recovery', ...at(() => import('@/pages/account/recovery'), ACCOUNT) },
+      { path: 'reset', ...at(() => import('@/pages/account/reset'), ACCOUNT) },
+      { path: 'verify', ...at(() => import('@/pages/account/verify'), ACCOUNT) },
+      { path: 'confirm', ...at(() => import('@/pages/account/confirm'), ACCOUNT) },
+      { path: 'profile', ...at(() => import('@/pages/account/profile'), ACCOUNT) },
     ],
   },
   {
-    element: <MainLayout />,
+    ...route(MainLayout, MAIN),
     children: [
-      { index: true, element: at(() => import('@/pages/home'), POST) },
-      { path: 'about', element: at(() => import('@/pages/about'), ['about']) },
-      { path: 'teams', element: at(() => import('@/pages/teams'), ['team']) },
-      { path: 'posts', element: at(() => import('@/pages/posts/index'), POST) },
-      { path: 'posts/:postId', element: at(() => import('@/pages/posts/post'), POST) },
-      { path: 'posts/:postId/edit', element: at(() => import('@/pages/posts/post-edit'), POST) },
-      { path: 'games', element: at(() => import('@/pages/games/index'), GAME) },
-      { path: 'games/:id', element: at(() => import('@/pages/games/game'), GAME) },
+      { index: true, ...at(() => import('@/pages/home'), POST, HOME) },
+      { path: 'about', ...at(() => import('@/pages/about'), ['about']) },
+      { path: 'teams', ...at(() => import('@/pages/teams'), ['team']) },
+      { path: 'posts', ...at(() => import('@/pages/posts/index'), POST) },
+      { path: 'posts/:postId', ...at(() => import('@/pages/posts/post'), POST) },
+      { path: 'posts/:postId/edit', ...at(() => import('@/pages/posts/post-edit'), POST) },
+      { path: 'games', ...at(() => import('@/pages/games/index'), GAME) },
+      { path: 'games/:id', ...at(() => import('@/pages/games/game'), GAME) },
       {
         path: 'games/:id',
-        element: at(() => import('./layouts/game-layout'), GAME),
+        ...at(() => import('./layouts/game-layout'), GAME),
         children: [
-          { path: 'challenges', element: at(() => import('@/pages/games/challenges'), GAME) },
-          { path: 'scoreboard', element: at(() => import('@/pages/games/scoreboard'), GAME) },
+          { path: 'challenges', ...at(() => import('@/pages/games/challenges'), GAME, CHALLENGES) },
+          { path: 'scoreboard', ...at(() => import('@/pages/games/scoreboard'), GAME, SCOREBOARD) },
           { path: 'monitor', element: <Navigate to="events" replace /> },
-          { path: 'monitor/events', element: at(() => import('@/pages/games/monitor/events'), GAME) },
+          { path: 'monitor/events', ...at(() => import('@/pages/games/monitor/events'), GAME) },
           {
             path: 'monitor/submissions',
-            element: at(() => import('@/pages/games/monitor/submissions'), GAME),
+            ...at(() => import('@/pages/games/monitor/submissions'), GAME),
           },
-          { path: 'monitor/cheatinfo', element: at(() => import('@/pages/games/monitor/cheat-info'), GAME) },
-          { path: 'monitor/traffic', element: at(() => import('@/pages/games/monitor/traffic'), GAME) },
+          { path: 'monitor/cheatinfo', ...at(() => import('@/pages/games/monitor/cheat-info'), GAME) },
+          { path: 'monitor/traffic', ...at(() => import('@/pages/games/monitor/traffic'), GAME) },
         ],
       },
       {
         path: 'admin',
-        element: at(() => import('./layouts/admin-layout'), ADMIN),
+        ...at(() => import('./layouts/admin-layout'), ADMIN),
         children: [
           { index: true, element: <Navigate to="games" replace /> },
-          { path: 'games', element: at(() => import('@/pages/admin/games/index'), ADMIN) },
+          { path: 'games', ...at(() => import('@/pages/admin/games/index'), ADMIN) },
           {
             path: 'games/:id',
-            element: at(() => import('./layouts/admin-game-layout'), ADMIN),
+            ...at(() => import('./layouts/admin-game-layout'), ADMIN),
             children: [
               { index: true, element: <Navigate to="info" replace /> },
-              { path: 'info', element: at(() => import('@/pages/admin/games/info'), ADMIN) },
-              { path: 'notices', element: at(() => import('@/pages/admin/games/notices'), ADMIN) },
-              { path: 'challenges', element: at(() => import('@/pages/admin/games/challenges'), ADMIN) },
+              { path: 'info', ...at(() => import('@/pages/admin/games/info'), ADMIN) },
+              { path: 'notices', ...at(() => import('@/pages/admin/games/notices'), ADMIN) },
+              { path: 'challenges', ...at(() => import('@/pages/admin/games/challenges'), ADMIN) },
               {
                 path: 'challenges/:chalId',
-                element: at(() => import('@/pages/admin/games/challenge'), ADMIN),
+                ...at(() => import('@/pages/admin/games/challenge'), ADMIN),
               },
               {
                 path: 'challenges/:chalId/flags',
-                element: at(() => import('@/pages/admin/games/flags'), ADMIN),
+                ...at(() => import('@/pages/admin/games/flags'), ADMIN),
               },
-              { path: 'review', element: at(() => import('@/pages/admin/games/review'), ADMIN) },
-              { path: 'writeups', element: at(() => import('@/pages/admin/games/writeups'), ADMIN) },
+              { path: 'review', ...at(() => import('@/pages/admin/games/review'), ADMIN) },
+              { path: 'writeups', ...at(() => import('@/pages/admin/games/writeups'), ADMIN) },
             ],
           },
-          { path: 'teams', element: at(() => import('@/pages/admin/teams'), ADMIN) },
-          { path: 'users', element: at(() => import('@/pages/admin/users'), ADMIN) },
-          { path: 'instances', element: at(() => import('@/pages/admin/instances'), ADMIN) },
-          { path: 'logs', element: at(() => import('@/pages/admin/logs'), ADMIN) },
-          { path: 'files', element: at(() => import('@/pages/admin/files'), ADMIN) },
-          { path: 'settings', element: at(() => import('@/pages/admin/settings'), ADMIN) },
-          { path: 'tokens', element: at(() => import('@/pages/admin/tokens'), ADMIN) },
+          { path: 'teams', ...at(() => import('@/pages/admin/teams'), ADMIN) },
+          { path: 'users', ...at(() => import('@/pages/admin/users'), ADMIN) },
+          { path: 'instances', ...at(() => import('@/pages/admin/instances'), ADMIN) },
+          { path: 'logs', ...at(() => import('@/pages/admin/logs'), ADMIN) },
+          { path: 'files', ...at(() => import('@/pages/admin/files'), ADMIN) },
+          { path: 'settings', ...at(() => import('@/pages/admin/settings'), ADMIN) },
+          { path: 'tokens', ...at(() => import('@/pages/admin/tokens'), ADMIN) },
         ],
       },
       // Not lazy: the role guard shows it too, so it is in the first load anyway.
@@ -107,11 +162,26 @@ const routes: RouteObject[] = [
   },
 ]
 
+/**
+ * Starts loading the code of every layout and page `pathname` shows, with their strings and the
+ * first data they ask for, all at once: rendering would otherwise discover them one level at a
+ * time (frame, then game area, then page, then its data), a round trip each on a phone network.
+ * Settles when the layouts' and pages' code is here.
+ */
+export async function preloadRoute(pathname: string): Promise<void> {
+  await Promise.all(
+    (matchRoutes(routes, pathname) ?? []).map(({ route: matched, params }) =>
+      (matched.handle as RouteHandle | undefined)?.preload(params),
+    ),
+  )
+}
+
 /** Shown while a page's chunk loads. */
 export function PageLoader() {
+  const { t } = useTranslation()
   return (
     <Center mih="40vh">
-      <Loader type="dots" aria-label="Loading" />
+      <Loader type="dots" aria-label={t('common.loading')} />
     </Center>
   )
 }

@@ -1,6 +1,13 @@
 import { useSyncExternalStore } from 'react'
-import { detectLanguage } from './detect'
-import { DEFAULT_LANGUAGE, isRightToLeft, type Language, setCurrentLanguage } from './languages'
+import { detectLanguage, toSupported } from './detect'
+import {
+  DEFAULT_LANGUAGE,
+  isPseudo,
+  isRightToLeft,
+  type Language,
+  setCurrentLanguage,
+  type UiLanguage,
+} from './languages'
 import { type Messages, translate, translateList } from './translate'
 
 /**
@@ -17,9 +24,9 @@ const files = import.meta.glob<{ default: Messages }>('./locales/*/*.json')
 
 const STORAGE_KEY = 'language'
 /** language → area → strings; an area present here is loaded (possibly empty: no file). */
-const loaded = new Map<Language, Map<string, Messages>>()
+const loaded = new Map<UiLanguage, Map<string, Messages>>()
 const pending = new Map<string, Promise<void>>()
-let language: Language = DEFAULT_LANGUAGE
+let language: UiLanguage = DEFAULT_LANGUAGE
 /** Bumped when strings arrive, so components re-render with them. */
 let version = 0
 const listeners = new Set<() => void>()
@@ -29,7 +36,7 @@ function emit() {
   for (const listener of listeners) listener()
 }
 
-function areasOf(code: Language): Map<string, Messages> {
+function areasOf(code: UiLanguage): Map<string, Messages> {
   const known = loaded.get(code)
   if (known) return known
   const areas = new Map<string, Messages>()
@@ -38,13 +45,21 @@ function areasOf(code: Language): Map<string, Messages> {
 }
 
 /** Loads one area of one language (a missing file counts as loaded and empty). */
-function loadArea(code: Language, area: string): Promise<void> {
+function loadArea(code: UiLanguage, area: string): Promise<void> {
   if (loaded.get(code)?.has(area)) return Promise.resolve()
   const key = `${code}/${area}`
   let running = pending.get(key)
   if (!running) {
     const file = files[`./locales/${code}/${area}.json`]
-    running = (file ? file().then((m) => m.default) : Promise.resolve({} as Messages))
+    const messages = isPseudo(code)
+      ? // A pseudo-locale is made from the English strings (pseudo.ts, its own chunk).
+        Promise.all([import('./pseudo'), loadArea(DEFAULT_LANGUAGE, area)]).then(([{ pseudoMessages }]) =>
+          pseudoMessages(code, loaded.get(DEFAULT_LANGUAGE)?.get(area) ?? {}),
+        )
+      : file
+        ? file().then((m) => m.default)
+        : Promise.resolve({} as Messages)
+    running = messages
       .then((messages) => {
         areasOf(code).set(area, messages)
       })
@@ -70,9 +85,16 @@ function readSafely(read: () => string | null | undefined): string | null {
   }
 }
 
-/** The language to start in, by the seed's detection order (section 9). */
-export function initialLanguage(): Language {
+/**
+ * The language to start in, by the seed's detection order (section 9). A pseudo-locale counts only
+ * from `?lng=` or, unless the query names a real language, from local storage (development).
+ */
+export function initialLanguage(): UiLanguage {
   const params = new URLSearchParams(location.search)
+  const query = params.get('lng')
+  if (isPseudo(query)) return query
+  const stored = readSafely(() => localStorage.getItem(STORAGE_KEY))
+  if (isPseudo(stored) && !toSupported(query)) return stored
   return detectLanguage({
     query: params.get('lng'),
     cookie: readSafely(() => document.cookie.match(/(?:^|;\s*)i18next=([^;]*)/)?.[1]),
@@ -83,7 +105,7 @@ export function initialLanguage(): Language {
   })
 }
 
-function apply(code: Language) {
+function apply(code: UiLanguage) {
   language = code
   setCurrentLanguage(code)
   document.documentElement.lang = code
@@ -96,6 +118,8 @@ function apply(code: Language) {
 
 export async function initI18n(): Promise<void> {
   language = initialLanguage()
+  // Requests sent while the strings load (the page's data, fetched early) ask in this language.
+  setCurrentLanguage(language)
   await loadAreas(['common'])
   apply(language)
 }

@@ -14,6 +14,14 @@ export const LANGUAGES = [
 ] as const
 
 export type Language = (typeof LANGUAGES)[number]['code']
+/** Development pseudo-locales (see pseudo.ts): accented and long, and right to left. */
+export const PSEUDO_LANGUAGES = ['en-XA', 'ar-XB'] as const
+export type PseudoLanguage = (typeof PSEUDO_LANGUAGES)[number]
+export const isPseudo = (code: string | null | undefined): code is PseudoLanguage =>
+  (PSEUDO_LANGUAGES as readonly string[]).includes(code ?? '')
+
+/** A picker language or a development pseudo-locale. */
+export type UiLanguage = Language | PseudoLanguage
 export const DEFAULT_LANGUAGE: Language = 'en-US'
 
 export function isMachineTranslated(code: Language): boolean {
@@ -44,10 +52,10 @@ export function isRightToLeft(code: string): boolean {
   return RTL.has(code.split('-')[0]?.toLowerCase() ?? '')
 }
 
-let current: Language = DEFAULT_LANGUAGE
+let current: UiLanguage = DEFAULT_LANGUAGE
 
 /** The language the API is asked to answer in (`Accept-Language`). */
 export const currentLanguage = () => current
-export const setCurrentLanguage = (code: Language) => {
+export const setCurrentLanguage = (code: UiLanguage) => {
   current = code
 }

@@ -36,6 +36,13 @@ describe('plurals', () => {
 })
 
 describe(interpolate, () => {
+  it('writes numbers the way the language does', () => {
+    expect(interpolate('{{n}} pts', { n: 12345.5 })).toBe('12,345.5 pts')
+    expect(interpolate('{{n}} Pkt.', { n: 12345.5 }, 'de-DE')).toBe('12.345,5 Pkt.')
+    expect(interpolate('{{n}}', { n: 12345 }, 'fr-FR')).toBe('12\u202f345')
+    expect(translate([{ a: { n: '{{count}}' } }], 'a.n', { count: 1000 }, 'ru-RU')).toBe('1\u00a0000')
+  })
+
   it('leaves unknown placeholders alone and does not escape', () => {
     expect(interpolate('{{a}} {{b}}', { a: '<b>' })).toBe('<b> {{b}}')
   })

@@ -10,12 +10,28 @@ function lookup(messages: Messages | undefined, key: string): string | string[] 
   return typeof node === 'string' || Array.isArray(node) ? node : undefined
 }
 
-/** `{{name}}` placeholders, filled without escaping (React escapes what it renders). */
-export function interpolate(text: string, values?: Record<string, unknown>): string {
+/**
+ * `{{name}}` placeholders, filled without escaping (React escapes what it renders). Numbers are
+ * written the language's way (`1,234.5` in English, `1.234,5` in German, `1 234,5` in French).
+ */
+export function interpolate(text: string, values?: Record<string, unknown>, locale = 'en-US'): string {
   if (!values) return text
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
-    name in values ? String(values[name] ?? '') : whole,
-  )
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => {
+    if (!(name in values)) return whole
+    const value = values[name]
+    return typeof value === 'number' ? numberFormat(locale).format(value) : String(value ?? '')
+  })
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat>()
+/** The language's number format (cached: building one is slow). */
+export function numberFormat(locale: string): Intl.NumberFormat {
+  let format = numberFormats.get(locale)
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 })
+    numberFormats.set(locale, format)
+  }
+  return format
 }
 
 /**
@@ -35,7 +51,7 @@ export function translate(
     typeof values?.count === 'number' ? `${key}_${pluralRules(locale).select(values.count)}` : null
   for (const messages of chain) {
     const found = (plural && lookup(messages, plural)) || lookup(messages, key)
-    if (typeof found === 'string') return interpolate(found, values)
+    if (typeof found === 'string') return interpolate(found, values, locale)
   }
   return key
 }

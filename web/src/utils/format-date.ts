@@ -1,16 +1,29 @@
 import { getLanguage } from '@/i18n'
+import { isRightToLeft } from '@/i18n/languages'
+
+const formatters = new Map<string, Intl.DateTimeFormat>()
+
+/**
+ * One formatter per language and options: creating an `Intl.DateTimeFormat` costs far more than
+ * formatting with it, and a list of posts or notices formats dozens of dates while it renders.
+ */
+function formatter(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${getLanguage()} ${JSON.stringify(options)}`
+  let format = formatters.get(key)
+  if (!format) {
+    format = new Intl.DateTimeFormat(getLanguage(), options)
+    formatters.set(key, format)
+  }
+  return format
+}
 
 /** Dates and times in the interface language, from the API's epoch milliseconds. */
 export function formatDateTime(ms: number, options: Intl.DateTimeFormatOptions = {}): string {
-  return new Intl.DateTimeFormat(getLanguage(), {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    ...options,
-  }).format(ms)
+  return formatter({ dateStyle: 'medium', timeStyle: 'short', ...options }).format(ms)
 }
 
 export function formatDate(ms: number, style: 'short' | 'medium' | 'long' = 'medium'): string {
-  return new Intl.DateTimeFormat(getLanguage(), { dateStyle: style }).format(ms)
+  return formatter({ dateStyle: style }).format(ms)
 }
 
 /**
@@ -24,3 +37,6 @@ export function formatDuration(ms: number, { padHours = false } = {}): string {
   const s = total % 60
   return `${padHours ? String(h).padStart(2, '0') : h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`
 }
+
+/** The arrow between a range's start and end, pointing the way the language reads. */
+export const rangeArrow = () => (isRightToLeft(getLanguage()) ? ' ← ' : ' → ')

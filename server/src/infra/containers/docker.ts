@@ -97,7 +97,8 @@ export function createDockerBackend(deps: {
       Labels: spec.labels,
       ExposedPorts: Object.fromEntries(ports.map((p) => [p, {}])),
       HostConfig: {
-        PortBindings: Object.fromEntries(ports.map((p) => [p, [{ HostPort: hostPort }]])),
+        // Behind the platform proxy nothing is published: only the platform reaches the port.
+        PortBindings: spec.publish ? Object.fromEntries(ports.map((p) => [p, [{ HostPort: hostPort }]])) : {},
         Memory: memory,
         MemorySwap: memory,
         // A limit above the machine's size means no limit; the engine would refuse it.
@@ -118,7 +119,7 @@ export function createDockerBackend(deps: {
     const info = await engineInfo()
     // TCP and UDP on one port need the same host port on both: choose it here (Docker would pick
     // two different ones), and choose again if it is taken.
-    const both = protocolsFor(await exposedPorts(spec.image), spec.port).length > 1
+    const both = spec.publish && protocolsFor(await exposedPorts(spec.image), spec.port).length > 1
     for (let tries = 0; ; tries++) {
       const hostPort = both ? String(randomInt(32768, 61000)) : ''
       let container: Docker.Container
@@ -173,6 +174,19 @@ export function createDockerBackend(deps: {
       try {
         const state = await docker.getContainer(id).inspect()
         return { running: state.State.Running }
+      } catch (err) {
+        if (statusOf(err) === 404) return null
+        throw toContainerError(err, 'inspecting the container')
+      }
+    },
+
+    async target(id, port) {
+      try {
+        const state = await docker.getContainer(id).inspect()
+        if (!state.State.Running) return null
+        const nets = state.NetworkSettings.Networks
+        const net = nets[networkName(deps.network, true)] ?? nets[networkName(deps.network, false)]
+        return net?.IPAddress ? { host: net.IPAddress, port } : null
       } catch (err) {
         if (statusOf(err) === 404) return null
         throw toContainerError(err, 'inspecting the container')

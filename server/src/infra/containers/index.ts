@@ -20,6 +20,17 @@ export interface ContainerSpec {
   labels: Record<string, string>
   /** False puts it on the network without a route to the internet. */
   egress: boolean
+  /**
+   * Whether players reach the port directly (published on a host port). False when the platform
+   * proxy carries their connections: then only {@link ContainerBackend.target} matters.
+   */
+  publish: boolean
+}
+
+/** Where the platform itself opens TCP connections to a container's service. */
+export interface ContainerTarget {
+  host: string
+  port: number
 }
 
 /** A started container, as the backend reports it. */
@@ -81,6 +92,11 @@ export interface ContainerBackend {
   destroy(backendId: string): Promise<void>
   /** Whether it still runs (null: it is gone). */
   inspect(backendId: string): Promise<{ running: boolean } | null>
+  /**
+   * Where the platform connects to the container's `port` (for the proxy), as the backend sees
+   * it now; null when it is gone or not running.
+   */
+  target(backendId: string, port: number): Promise<ContainerTarget | null>
   /** Every container carrying all of these labels. */
   list(labels: Record<string, string>): Promise<ListedContainer[]>
   info(): Promise<BackendInfo>

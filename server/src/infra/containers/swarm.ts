@@ -232,6 +232,25 @@ export function createSwarmBackend(deps: {
       return { running: tasks.some((t) => t.Status?.State === 'running') }
     },
 
+    // Swarm publishes the port even behind the platform proxy: a task's overlay address is not
+    // reachable from a platform that is not itself a service on that network, its node's port is.
+    async target(id, port) {
+      let tasks: Task[]
+      try {
+        tasks = await tasksOf(id)
+      } catch (err) {
+        if (statusOf(err) === 404) return null
+        throw toContainerError(err, 'inspecting the service')
+      }
+      const task = tasks.find((t) => t.Status?.State === 'running')
+      if (!task?.NodeID) return null
+      const published = await publishedPort(id, task, port)
+      const node = await docker.getNode(task.NodeID).inspect()
+      const addr = node.Status?.Addr as string | undefined
+      if (!published || !addr || addr === '0.0.0.0') return null
+      return { host: addr, port: published }
+    },
+
     async list(labels): Promise<ListedContainer[]> {
       try {
         const services = await docker.listServices({

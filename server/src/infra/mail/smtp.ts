@@ -1,24 +1,30 @@
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { SmtpConfig } from '../../config/index.ts'
 import type { Mailer } from './index.ts'
 
 export function createSmtpMailer(config: SmtpConfig): Mailer {
-  const transport = nodemailer.createTransport({
-    host: config.host,
-    port: config.port,
-    secure: config.secure,
-    auth: config.user ? { user: config.user, pass: config.password ?? '' } : undefined,
-    tls: { rejectUnauthorized: config.rejectUnauthorized },
-    pool: true,
-    maxConnections: 2,
-  })
+  // nodemailer loads with the first mail, not at start-up (a fifth of a second, and memory).
+  let transport: Promise<Transporter> | undefined
+  const connect = async () => {
+    const { default: nodemailer } = await import('nodemailer')
+    return nodemailer.createTransport({
+      host: config.host,
+      port: config.port,
+      secure: config.secure,
+      auth: config.user ? { user: config.user, pass: config.password ?? '' } : undefined,
+      tls: { rejectUnauthorized: config.rejectUnauthorized },
+      pool: true,
+      maxConnections: 2,
+    })
+  }
   return {
     enabled: true,
     async send(message) {
-      await transport.sendMail({ from: config.from, ...message })
+      transport ??= connect()
+      await (await transport).sendMail({ from: config.from, ...message })
     },
     async close() {
-      transport.close()
+      ;(await transport)?.close()
     },
   }
 }

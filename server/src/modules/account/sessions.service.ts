@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { and, eq, gt, lt, ne } from 'drizzle-orm'
+import { and, eq, gt, inArray, lt, ne } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { sessions, users } from '../../db/schema.ts'
 import { createMemo } from '../../infra/cache/memo.ts'
@@ -27,6 +27,44 @@ export function createSessionService(deps: { db: Db; cacheMs?: number }) {
   const { db } = deps
   // Every request resolves its session: remembered briefly, forgotten on sign-out and role change.
   const cache = createMemo<string, SessionUser>(deps.cacheMs ?? 5_000)
+  // The sessions missed in one turn of the event loop are read by one query: a burst of players
+  // whose sessions expired from the cache costs one round trip, not one each.
+  type Waiting = { resolve: (user: SessionUser | null) => void; reject: (err: unknown) => void }
+  let misses = new Map<string, Waiting[]>()
+  let missTimer: NodeJS.Immediate | null = null
+  /** Bumped by every sign-out or change: reads that started before it do not refill the cache. */
+  let generation = 0
+
+  async function readMisses() {
+    missTimer = null
+    const batch = misses
+    misses = new Map()
+    const started = generation
+    try {
+      const rows = await db
+        .select({
+          sessionId: sessions.id,
+          id: users.id,
+          userName: users.userName,
+          email: users.email,
+          role: users.role,
+          lastVisitedUtc: users.lastVisitedUtc,
+          expiresAt: sessions.expiresAt,
+        })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(inArray(sessions.id, [...batch.keys()]), gt(sessions.expiresAt, new Date())))
+      const found = new Map<string, SessionUser>(rows.map((r) => [r.sessionId, r]))
+      for (const [id, waiting] of batch) {
+        const user = found.get(id) ?? null
+        if (user && started === generation) cache.set(id, user)
+        for (const w of waiting) w.resolve(user)
+      }
+    } catch (err) {
+      for (const waiting of batch.values()) for (const w of waiting) w.reject(err)
+    }
+  }
+
   return {
     /** Starts a session; returns the token for the cookie. */
     async create(userId: string): Promise<{ token: string; expiresAt: Date }> {
@@ -37,31 +75,22 @@ export function createSessionService(deps: { db: Db; cacheMs?: number }) {
       return { token, expiresAt }
     },
 
-    async resolve(token: string): Promise<SessionUser | null> {
+    resolve(token: string): Promise<SessionUser | null> | SessionUser | null {
       if (token.length > 128) return null
       const id = hashToken(token)
       const cached = cache.get(id)
       if (cached && cached.expiresAt.getTime() > Date.now()) return cached
-      const [row] = await db
-        .select({
-          id: users.id,
-          userName: users.userName,
-          email: users.email,
-          role: users.role,
-          lastVisitedUtc: users.lastVisitedUtc,
-          expiresAt: sessions.expiresAt,
-        })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date())))
-      if (!row) return null
-      const user = { ...row, sessionId: id }
-      cache.set(id, user)
-      return user
+      return new Promise((resolve, reject) => {
+        const waiting = misses.get(id)
+        if (waiting) waiting.push({ resolve, reject })
+        else misses.set(id, [{ resolve, reject }])
+        if (!missTimer) missTimer = setImmediate(readMisses)
+      })
     },
 
     /** Drops what is remembered of a user's sessions (after a role or name change). */
     forgetUser(userId: string) {
+      generation++
       cache.deleteWhere((_, u) => u.id === userId)
     },
 
@@ -76,12 +105,14 @@ export function createSessionService(deps: { db: Db; cacheMs?: number }) {
     },
 
     async destroy(sessionId: string): Promise<void> {
+      generation++
       cache.delete(sessionId)
       await db.delete(sessions).where(eq(sessions.id, sessionId))
     },
 
     /** Signs a user out everywhere, optionally keeping the current session. */
     async destroyAllFor(userId: string, keepSessionId?: string): Promise<void> {
+      generation++
       cache.deleteWhere((id, u) => u.id === userId && id !== keepSessionId)
       await db
         .delete(sessions)

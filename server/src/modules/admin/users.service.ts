@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto'
-import { hash } from '@node-rs/argon2'
 import { asc, count, eq, ilike, or, sql } from 'drizzle-orm'
 import { retryConflicts } from '../../db/errors.ts'
 import type { Db, DbOrTx } from '../../db/index.ts'
@@ -9,6 +8,7 @@ import { generatePassword, isStrongPassword } from '../../engine/password.ts'
 import { AppError, fail, failWith } from '../../http/errors.ts'
 import { type RoleName, RoleValues } from '../../http/schema.ts'
 import { presentProfile, ROLE_NAMES } from '../account/account.presenters.ts'
+import { hashPassword } from '../account/password-hash.ts'
 import type { SessionService, SessionUser } from '../account/sessions.service.ts'
 import {
   findUserByEmail,
@@ -149,7 +149,7 @@ export function createAdminUserService(deps: {
           throw failWith(400, `${label(i)}: ${fail('Account_PasswordWeak').message}`)
       })
       // Hashing first keeps the transaction (and its row locks) short.
-      const hashes = await Promise.all(rows.map((row) => hash(row.password)))
+      const hashes = await Promise.all(rows.map((row) => hashPassword(row.password)))
       const touched = await db.transaction(async (tx) => {
         const done: UserRow[] = []
         const teamIds = new Map<string, number>()
@@ -227,7 +227,7 @@ export function createAdminUserService(deps: {
       const user = await requireUser(db, id)
       const password = generatePassword(randomInt)
       // The admin has seen it: the user is asked to choose their own at the next sign-in.
-      await updateUser(db, id, { passwordHash: await hash(password), passwordChangeRequired: true })
+      await updateUser(db, id, { passwordHash: await hashPassword(password), passwordChangeRequired: true })
       await sessions.destroyAllFor(id)
       trail(actor, ip, `${actor.userName} reset the password of ${user.userName}`)
       return password

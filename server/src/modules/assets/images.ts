@@ -1,4 +1,3 @@
-import sharp from 'sharp'
 import { fail } from '../../http/errors.ts'
 
 /** Formats accepted for pictures (seed §5): png, gif, jpeg, webp, and avif/heic (both read as `heif`). */
@@ -17,6 +16,8 @@ export async function prepareImage(
   if (bytes.length === 0) throw fail('File_SizeZero')
   if (bytes.length > MAX_IMAGE_BYTES) throw fail('File_SizeTooLarge')
   try {
+    // Loaded with the first picture, not at start-up: libvips costs ~25 MiB of memory.
+    const { default: sharp } = await import('sharp')
     const image = sharp(bytes, { limitInputPixels: 40_000_000, failOn: 'error' })
     const { format } = await image.metadata()
     if (!format || !ALLOWED.has(format)) throw new Error(`format ${format}`)

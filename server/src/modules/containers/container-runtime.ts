@@ -77,6 +77,8 @@ export function createContainerRuntime(deps: {
   config: ContainerConfig
   settings: SettingsService
   log: FastifyBaseLogger
+  /** A container went away (its proxied connections end with it). */
+  onRemoved?: (id: string) => void
 }) {
   const { db, backend, config } = deps
   const gate = createGate(config.startConcurrency)
@@ -136,6 +138,7 @@ export function createContainerRuntime(deps: {
      */
     async start(rowId: string, launch: Launch): Promise<ContainerRow> {
       const engine = requireBackend()
+      const proxied = config.portMapping === 'PlatformProxy'
       try {
         const started = await gate(async () =>
           engine.start({
@@ -147,6 +150,7 @@ export function createContainerRuntime(deps: {
             storageMb: launch.storageMb,
             env: launch.env,
             egress: deps.settings.get().containerPolicy.allowEgress,
+            publish: !proxied,
             labels: {
               [LABEL.platform]: await platform(),
               [LABEL.instance]: rowId,
@@ -161,10 +165,11 @@ export function createContainerRuntime(deps: {
           .set({
             containerId: started.backendId,
             status: 1,
+            isProxy: proxied,
             ip: started.ip,
             port: started.port,
-            publicIp: started.publicPort !== null ? publicHost(started.publicHost) : null,
-            publicPort: started.publicPort,
+            publicIp: started.publicPort !== null && !proxied ? publicHost(started.publicHost) : null,
+            publicPort: proxied ? null : started.publicPort,
             startedAt: started.startedAt,
             expectStopAt: new Date(started.startedAt.getTime() + launch.lifetimeMs),
           })
@@ -202,6 +207,7 @@ export function createContainerRuntime(deps: {
       const engine = requireBackend()
       if (row.containerId) await engine.destroy(row.containerId)
       await db.delete(containers).where(eq(containers.id, row.id))
+      deps.onRemoved?.(row.id)
     },
 
     /** Removes every container past its time (game and test alike), and starts that never finished. */
@@ -221,6 +227,7 @@ export function createContainerRuntime(deps: {
         try {
           if (row.containerId) await backend.destroy(row.containerId)
           await db.delete(containers).where(eq(containers.id, row.id))
+          deps.onRemoved?.(row.id)
           removed++
         } catch (err) {
           deps.log.warn({ err, container: row.id }, 'could not remove an expired container')

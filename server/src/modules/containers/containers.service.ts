@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto'
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import {
   challenges,
@@ -10,10 +10,12 @@ import {
   games,
   participations,
   teams,
+  users,
 } from '../../db/schema.ts'
 import { testFlag } from '../../engine/team-hash.ts'
 import { ChallengeCategoryValues, ChallengeTypeValues, isContainerType, nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
+import type { Bus } from '../../infra/bus/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import type { PlayContext } from '../game/context.ts'
 import { type ChallengeRow, requireChallenge } from '../game/games.queries.ts'
@@ -63,6 +65,8 @@ export function createContainerService(deps: {
   context: PlayContext
   settings: SettingsService
   audit: AuditService
+  /** Hears the container events (the monitor hub streams them). */
+  bus?: Bus
 }) {
   const { db, runtime } = deps
 
@@ -72,13 +76,21 @@ export function createContainerService(deps: {
     teamId: number,
     userId: string | null,
   ) {
-    await db.insert(gameEvents).values({
+    const values = [String(c.id), c.title]
+    const time = new Date()
+    await db
+      .insert(gameEvents)
+      .values({ gameId: c.gameId, type: EVENT[type], values, publishTimeUtc: time, userId, teamId })
+    if (!deps.bus) return
+    // The event as monitors read it names the team and the user.
+    const [names] = await db
+      .select({ team: teams.name, user: users.userName })
+      .from(teams)
+      .leftJoin(users, userId ? eq(users.id, userId) : sql`false`)
+      .where(eq(teams.id, teamId))
+    deps.bus.publish('game.event', {
       gameId: c.gameId,
-      type: EVENT[type],
-      values: [String(c.id), c.title],
-      publishTimeUtc: new Date(),
-      userId,
-      teamId,
+      event: { type, values, time: time.getTime(), user: names?.user ?? '', team: names?.team ?? '' },
     })
   }
 

@@ -186,6 +186,8 @@ export function createEditChallengeService(deps: {
         .from(flags)
         .where(eq(flags.challengeId, id))
       await db.delete(challenges).where(eq(challenges.id, id))
+      // Its solves and submissions went with it: boards and remembered verdicts must forget them.
+      deps.onChanged?.(gameId)
       for (const a of [c.attachmentId, ...flagAttachments.map((f) => f.id)])
         await removeAttachment(db, blobs, a)
     },

@@ -3,6 +3,7 @@ import type { Db } from '../../db/index.ts'
 import { gameNotices } from '../../db/schema.ts'
 import { type NoticeTypeName, NoticeTypeValues, nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
+import type { Bus } from '../../infra/bus/index.ts'
 import { requireGame } from '../game/games.queries.ts'
 
 type NoticeRow = typeof gameNotices.$inferSelect
@@ -18,7 +19,8 @@ export type GameNotice = ReturnType<typeof presentNotice>
 /** Game notices: organisers' announcements and the platform's own (bloods, new hints…). */
 export function createNoticeService(deps: {
   db: Db
-  onNotice?: (gameId: number, notice: GameNotice) => void
+  /** Hears every posted notice (the user hub passes it on to the game's players). */
+  bus?: Bus
 }) {
   const { db } = deps
 
@@ -33,14 +35,14 @@ export function createNoticeService(deps: {
   }
 
   return {
-    /** Stores a notice and tells whoever listens (the realtime hub, later). */
+    /** Stores a notice and tells whoever listens (the user hub). Edits and deletions are not told. */
     async post(gameId: number, type: NoticeTypeName, values: string[]): Promise<GameNotice> {
       const [row] = await db
         .insert(gameNotices)
         .values({ gameId, type: NoticeTypeValues[type], values, publishTimeUtc: new Date() })
         .returning()
       const notice = presentNotice(row!)
-      deps.onNotice?.(gameId, notice)
+      deps.bus?.publish('game.notice', { gameId, notice })
       return notice
     },
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Db, DbOrTx } from '../../db/index.ts'
 import { submissions } from '../../db/schema.ts'
 import { ChallengeTypeValues } from '../../http/enums.ts'
+import type { Bus } from '../../infra/bus/index.ts'
 import type { NoticeService } from '../edit/notices.service.ts'
 import type { AuditService } from '../logs/audit.service.ts'
 import type { ScoreboardService } from './scoreboard.service.ts'
@@ -18,6 +19,8 @@ export type AnswerResult = 'Accepted' | 'WrongAnswer' | 'CheatDetected' | 'NotFo
 export interface Verdict {
   submissionId: number
   gameId: number
+  challengeId: number
+  userId: string | null
   result: AnswerResult
   /** Set when this answer was the team's first counted solve. */
   blood: (typeof BLOODS)[number] | 'Normal' | null
@@ -41,6 +44,8 @@ interface Row {
   userName: string | null
   hasInstance: boolean
   isSolved: boolean
+  /** The challenge hands each team its own flag (dynamic), so a wrong answer may be stolen. */
+  teamFlags: boolean
   correct: boolean
 }
 
@@ -49,6 +54,8 @@ interface Judged {
   result: AnswerResult
   blood: Verdict['blood']
   acceptedCount: number
+  /** For a CheatDetected answer: the team whose flag it was. */
+  owner?: string
 }
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -63,13 +70,36 @@ async function query<T>(db: DbOrTx, statement: SQL): Promise<T[]> {
 const records = (rows: object[]) => JSON.stringify(rows)
 
 /**
+ * Tells the bus what a committed judgement stored: its game events (as `record` wrote them) and
+ * the submission with its final status (the monitor hub streams both).
+ */
+function announce(bus: Bus, { row, result, owner }: Judged, time: number) {
+  const who = { user: row.userName ?? '', team: row.teamName, time }
+  const event = (type: string, values: string[]) =>
+    bus.publish('game.event', { gameId: row.gameId, event: { type, values, ...who } })
+  if (row.hasInstance) {
+    event('FlagSubmit', [
+      row.correct ? 'Accepted' : 'WrongAnswer',
+      row.answer,
+      row.title,
+      String(row.challengeId),
+    ])
+    if (result === 'CheatDetected' && owner) event('CheatDetected', [row.title, row.teamName, owner])
+  }
+  bus.publish('submission.judged', {
+    gameId: row.gameId,
+    submission: { answer: row.answer, status: result, challenge: row.title, ...who, time: row.submitTime },
+  })
+}
+
+/**
  * Judges submitted flags in order (game-engine §5.2–5.3), in batches: whatever is queued (up
  * to `batchSize`) is judged in one transaction of a few set-based statements, so the round
  * trips per submission fall with the load.
  *
  * 1. Lock the submissions (in id order) and read each one's game, challenge, team, instance
  *    and whether the answer is right, in one query.
- * 2. Cheat check for the wrong answers: another team's dynamic flag.
+ * 2. Cheat check for the wrong answers to dynamic challenges: another team's flag.
  * 3. Mark the first correct answer of each unsolved instance solved, conditionally (`is_solved
  *    = false`): the one race-free "first solve" test, even against other workers or replicas.
  * 4. Add each challenge's new solves to its atomic counter; the counter row stays locked until
@@ -89,6 +119,8 @@ export function createJudge(deps: {
   log: FastifyBaseLogger
   /** The admin log: solves, cheating and judging failures are kept there. */
   audit?: AuditService
+  /** Hears each judged submission and its events once committed. */
+  bus?: Bus
   /** Batches judged at the same time (each takes the next submissions in order). */
   workers?: number
   batchSize?: number
@@ -111,6 +143,7 @@ export function createJudge(deps: {
              floor(extract(epoch from g.end_time_utc) * 1000)::float8 "gameEnd",
              c.title, c.disable_blood_bonus "disableBloodBonus", t.name "teamName", u.user_name "userName",
              gi.challenge_id is not null "hasInstance", coalesce(gi.is_solved, false) "isSolved",
+             (gi.flag_id is not null or c.type & ${sql.raw(String(DYNAMIC_BIT))} <> 0) "teamFlags",
              case
                when gi.challenge_id is null then false
                -- Dynamic flags: only the flag handed to this team; static: any of the challenge's.
@@ -131,7 +164,12 @@ export function createJudge(deps: {
     )
   }
 
-  /** Wrong answers that are another team's flag for the same challenge: submission → owner. */
+  /**
+   * Wrong answers that are another team's flag for the same challenge: submission → owner.
+   * Only challenges that hand out team flags are looked at, and each answer costs two index
+   * look-ups (the flag by challenge and text, then the instance holding it), whatever the
+   * number of teams.
+   */
   async function findCheats(tx: Tx, wrong: Row[]) {
     const owners = new Map<number, { participationId: number; teamName: string }>()
     if (!wrong.length) return owners
@@ -143,11 +181,11 @@ export function createJudge(deps: {
            as v(id int, c int, p int, a text)
       cross join lateral (
         select gi.participation_id, t.name
-        from game_instances gi
-        join flags f on f.id = gi.flag_id
+        from flags f
+        join game_instances gi on gi.flag_id = f.id
         join participations p on p.id = gi.participation_id
         join teams t on t.id = p.team_id
-        where gi.challenge_id = v.c and gi.participation_id <> v.p and f.flag = v.a
+        where f.challenge_id = v.c and f.flag = v.a and gi.challenge_id = v.c and gi.participation_id <> v.p
         limit 1
       ) o`,
     )
@@ -240,7 +278,7 @@ export function createJudge(deps: {
       if (!rows.length) return []
       const owners = await findCheats(
         tx,
-        rows.filter((r) => r.hasInstance && !r.correct),
+        rows.filter((r) => r.hasInstance && r.teamFlags && !r.correct),
       )
       // The first correct answer of each unsolved instance before the end is a candidate solve.
       const candidates = new Map<string, Row>()
@@ -272,7 +310,7 @@ export function createJudge(deps: {
               ? 'CheatDetected'
               : 'WrongAnswer'
         const blood = n === undefined ? null : (BLOODS[n - 1] ?? 'Normal')
-        return { row, result, blood, acceptedCount: n ?? 0 }
+        return { row, result, blood, acceptedCount: n ?? 0, owner: owners.get(row.id)?.teamName }
       })
       await record(tx, judged, owners)
       return judged
@@ -280,7 +318,9 @@ export function createJudge(deps: {
 
     const verdicts: Verdict[] = []
     const bloods: Judged[] = []
+    const committedAt = Date.now()
     for (const judged of outcome) {
+      if (deps.bus) announce(deps.bus, judged, committedAt)
       const { row, result, blood, acceptedCount } = judged
       if (blood) {
         deps.scoreboard.addSolve(
@@ -309,7 +349,14 @@ export function createJudge(deps: {
           userName: row.userName,
         })
       }
-      const verdict = { submissionId: row.id, gameId: row.gameId, result, blood }
+      const verdict = {
+        submissionId: row.id,
+        gameId: row.gameId,
+        challengeId: row.challengeId,
+        userId: row.userId,
+        result,
+        blood,
+      }
       deps.onVerdict?.(verdict)
       verdicts.push(verdict)
     }

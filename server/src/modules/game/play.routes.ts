@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { type Static, Type } from 'typebox'
 import { NO_TIME } from '../../engine/scoreboard.ts'
+import { MIN_COMPRESS_BYTES, negotiate, varyOnEncoding } from '../../http/compression.ts'
 import { notModified } from '../../http/conditional.ts'
 import { fail } from '../../http/errors.ts'
 import { sendScalar } from '../../http/reply.ts'
@@ -35,11 +36,20 @@ export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The board knows whether its game is hidden: reads stay free of SQL.
       const entry = await scoreboard.get(request.params.id)
       if (entry.hidden && (request.user?.role ?? 0) < 3) throw fail('Game_NotFound')
+      // One weak ETag for the plain and the compressed bodies (the same board, byte for byte
+      // once decoded, which is what a weak tag promises); Vary keeps them apart in caches.
+      varyOnEncoding(reply)
       if (notModified(request, reply, entry.etag, entry.updatedAt)) return reply
-      // Pre-serialised once per change: sent as bytes, the serializer is not involved. The
-      // buffer stays out of reuse until the response is done.
+      reply.type('application/json; charset=utf-8')
+      // Pre-serialised (and compressed) once per change: sent as bytes, the serializer and
+      // the per-response compression are not involved.
+      const coding =
+        entry.bytes.length >= MIN_COMPRESS_BYTES ? negotiate(request.headers['accept-encoding']) : null
+      if (coding)
+        return (reply as FastifyReply).header('Content-Encoding', coding).send(await entry.encoded(coding))
+      // The buffer stays out of reuse until the response is done.
       reply.raw.once('close', entry.retain())
-      return (reply as FastifyReply).type('application/json; charset=utf-8').send(entry.bytes)
+      return (reply as FastifyReply).send(entry.bytes)
     },
   )
 

@@ -9,6 +9,7 @@ import { presentAttachment } from '../edit/attachments.ts'
 import { currentScore } from '../edit/challenges.service.ts'
 import type { PlayContext } from './context.ts'
 import { loadInstance } from './instances.ts'
+import type { VerdictMemo } from './verdicts.ts'
 
 /** A flag to record: one row of the submissions table, before it has an id. */
 interface Attempt {
@@ -120,6 +121,8 @@ export function createPlayService(deps: {
   db: Db
   context: PlayContext
   enqueue: (submissionId: number) => void
+  /** Recent submissions and their verdicts, filled by submit and the judge. */
+  verdicts: VerdictMemo
 }) {
   const { db } = deps
   const recorder = createSubmissionRecorder(db)
@@ -190,23 +193,30 @@ export function createPlayService(deps: {
           )
         throw fail(instance ? 'Challenge_SubmissionLimitExceeded' : 'Game_ChallengeNotFound')
       }
+      // Known before the judge can see it, so the verdict always overwrites the pending state.
+      deps.verdicts.remember(id, { userId: actor.id, gameId, challengeId, status: 'FlagSubmitted' })
       deps.enqueue(id)
       return id
     },
 
     /** The judging result of the caller's own submission; cheating reads as a wrong answer. */
     async status(actor: SessionUser, gameId: number, challengeId: number, submissionId: number) {
-      const [row] = await db
-        .select({ status: submissions.status })
-        .from(submissions)
-        .where(
-          and(
-            eq(submissions.id, submissionId),
-            eq(submissions.gameId, gameId),
-            eq(submissions.challengeId, challengeId),
-            eq(submissions.userId, actor.id),
-          ),
-        )
+      const known = deps.verdicts.get(submissionId)
+      const [row] = known
+        ? known.userId === actor.id && known.gameId === gameId && known.challengeId === challengeId
+          ? [known]
+          : []
+        : await db
+            .select({ status: submissions.status })
+            .from(submissions)
+            .where(
+              and(
+                eq(submissions.id, submissionId),
+                eq(submissions.gameId, gameId),
+                eq(submissions.challengeId, challengeId),
+                eq(submissions.userId, actor.id),
+              ),
+            )
       if (!row) throw fail('Submission_NotFound')
       return row.status === 'CheatDetected' ? 'WrongAnswer' : row.status
     },

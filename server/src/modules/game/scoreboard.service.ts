@@ -4,7 +4,9 @@ import type { Db } from '../../db/index.ts'
 import { challenges, participations, submissions, teams, users } from '../../db/schema.ts'
 import { LiveBoard } from '../../engine/live-board.ts'
 import type { BoardInput, BoardSolve } from '../../engine/scoreboard.ts'
+import { type Coding, compress } from '../../http/compression.ts'
 import { ChallengeCategoryValues, nameOf } from '../../http/enums.ts'
+import type { Bus } from '../../infra/bus/index.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
 import { requireGame } from './games.queries.ts'
 
@@ -22,7 +24,20 @@ export interface BoardEntry {
    * buffer of a big board is reused by a later rebuild only when no response still sends it.
    */
   retain(): () => void
+  /**
+   * The board compressed for `coding`: made once per version, off the event loop, and shared by
+   * every reader (the first one waits for it; later versions are compressed as soon as they are
+   * built, for each coding asked for before).
+   */
+  encoded(coding: Coding): Promise<Buffer>
 }
+
+/**
+ * Brotli quality for boards: compressed once per version and sent to every reader, so it pays
+ * to spend more than per-response compression does, while a 6 000-team board (5.6 MiB) still
+ * takes well under the rebuild window (measured by `npm run bench:bytes`).
+ */
+const BOARD_BROTLI_QUALITY = 5
 
 /** A buffer big boards are written into, and the responses still sending it. */
 interface Slab {
@@ -46,6 +61,8 @@ interface GameState {
   stale: boolean
   /** Built before the game started (empty): reload once it has. */
   startsAt: number | null
+  /** Codings readers have asked for: each new version is compressed for them when built. */
+  codings: Set<Coding>
 }
 
 /**
@@ -54,7 +71,13 @@ interface GameState {
  * reviews) mark the game stale and the next rebuild reloads it. Rebuilds coalesce: every change
  * within `delayMs` of the first one is covered by a single rebuild.
  */
-export function createScoreboardService(deps: { db: Db; delayMs?: number; slabMinBytes?: number }) {
+export function createScoreboardService(deps: {
+  db: Db
+  delayMs?: number
+  slabMinBytes?: number
+  /** Hears each new board's tag (the user hub tells players to fetch it). */
+  bus?: Bus
+}) {
   const { db } = deps
   const delayMs = deps.delayMs ?? 150
   const slabMin = deps.slabMinBytes ?? SLAB_MIN
@@ -158,7 +181,14 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number; slabMi
   }
 
   /** Renders the board; `full` for a first render, whose cost says nothing of the next ones. */
-  function render(gameId: number, live: LiveBoard, hidden: boolean, slabs: Slab[], full = false): BoardEntry {
+  function render(
+    gameId: number,
+    live: LiveBoard,
+    hidden: boolean,
+    slabs: Slab[],
+    codings: Set<Coding>,
+    full = false,
+  ): BoardEntry {
     const started = process.cpuUsage()
     const now = Date.now()
     let slab: Slab | null = null
@@ -170,6 +200,7 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number; slabMi
     for (const x of slabs) x.current = x === slab
     // A version, not a hash of megabytes: unique per render of this process.
     const etag = `${gameId}-${epoch}-${++version}`
+    deps.bus?.publish('board.changed', { gameId, etag })
     const spent = process.cpuUsage(started)
     if (!full) lastRenderMs = (spent.user + spent.system) / 1000
     const held = slab as Slab | null
@@ -184,7 +215,23 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number; slabMi
           }
         }
       : () => noRelease
-    return { live, bytes, etag, updatedAt: new Date(now), hidden, retain }
+    const encodings = new Map<Coding, Promise<Buffer>>()
+    const encoded = (coding: Coding) => {
+      let done = encodings.get(coding)
+      if (!done) {
+        codings.add(coding)
+        // The compressor reads the buffer on the thread pool: keep it out of reuse until then.
+        const release = retain()
+        done = compress(bytes, coding, BOARD_BROTLI_QUALITY).finally(release)
+        encodings.set(coding, done)
+        // A failure is not kept: the next reader tries again.
+        done.catch(() => encodings.delete(coding))
+      }
+      return done
+    }
+    // Readers asked for compressed boards before: have this version ready when they come back.
+    for (const coding of codings) encoded(coding).catch(() => {})
+    return { live, bytes, etag, updatedAt: new Date(now), hidden, retain, encoded }
   }
 
   /**
@@ -206,11 +253,14 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number; slabMi
     const { startsAt, hidden, ...input } = loaded
     const live = LiveBoard.from(input)
     for (const { solve, acceptedCount } of mine) live.addSolve(solve, acceptedCount)
-    const slabs = games.get(gameId)?.slabs ?? []
+    const previous = games.get(gameId)
+    const slabs = previous?.slabs ?? []
+    const codings = previous?.codings ?? new Set<Coding>()
     const state: GameState = {
       live,
       slabs,
-      entry: render(gameId, live, hidden, slabs, true),
+      codings,
+      entry: render(gameId, live, hidden, slabs, codings, true),
       timer: null,
       stale: false,
       startsAt,
@@ -230,7 +280,9 @@ export function createScoreboardService(deps: { db: Db; delayMs?: number; slabMi
       const rebuild = state.stale
         ? load(gameId)
         : Promise.resolve(
-            Object.assign(state, { entry: render(gameId, state.live, state.entry.hidden, state.slabs) }),
+            Object.assign(state, {
+              entry: render(gameId, state.live, state.entry.hidden, state.slabs, state.codings),
+            }),
           )
       state.stale = false
       rebuild.catch(() => games.delete(gameId))

@@ -29,7 +29,7 @@ export const infoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         customTheme: g.customTheme && HEX_COLOUR.test(g.customTheme) ? g.customTheme : null,
         apiPublicKey: null,
         logoUrl: g.logoHash ? `/assets/${g.logoHash}/logo` : null,
-        portMapping: 'Default' as const,
+        portMapping: app.deps.config.containers.portMapping,
         defaultLifetime: c.defaultLifetime,
         extensionDuration: c.extensionDuration,
         renewalWindow: c.renewalWindow,

@@ -2,6 +2,7 @@ import { desc, eq, lt } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from '../../db/index.ts'
 import { logs } from '../../db/schema.ts'
+import type { Bus } from '../../infra/bus/index.ts'
 
 /** `TaskStatus` names as the admin log shows them. */
 export type TaskStatus = 'Success' | 'Failed' | 'Duplicate' | 'Denied' | 'NotFound' | 'Exit' | 'Pending'
@@ -16,30 +17,62 @@ export interface AuditEntry {
   ip?: string | null
 }
 
+type LogRow = typeof logs.$inferSelect
+
+/** A record as the admin log shows it (`LogMessageModel`; time in epoch ms). */
+const presentLog = (r: LogRow) => ({
+  time: r.timeUtc.getTime(),
+  name: r.userName ?? 'Anonymous',
+  level: r.level,
+  ip: r.remoteIp,
+  msg: r.message,
+  status: r.status,
+})
+
 /**
  * The admin-visible audit trail (table `logs`). Writing never fails the request that caused it:
- * a failed insert goes to the process log instead.
+ * a failed insert goes to the process log instead. Each stored record is published on the bus
+ * (the admin hub streams it).
  */
-export function createAuditService(deps: { db: Db; log: FastifyBaseLogger }) {
-  const pending = new Set<Promise<void>>()
+export function createAuditService(deps: { db: Db; log: FastifyBaseLogger; bus?: Bus }) {
+  // Entries are written in groups: those arriving while an insert runs go together in the next
+  // one, so a burst of solves costs a statement, not one each.
+  const queued: (typeof logs.$inferInsert)[] = []
+  let writing: Promise<void> | null = null
+
+  async function insert(rows: (typeof logs.$inferInsert)[]) {
+    let stored: LogRow[]
+    try {
+      stored = await deps.db.insert(logs).values(rows).returning()
+    } catch (err) {
+      // One bad entry must not lose the others.
+      if (rows.length === 1) deps.log.error({ err }, 'audit log write failed')
+      else for (const row of rows) await insert([row])
+      return
+    }
+    for (const row of stored) deps.bus?.publish('log.record', presentLog(row))
+  }
+
+  async function drain() {
+    await new Promise((resolve) => setImmediate(resolve))
+    while (queued.length) {
+      const batch = queued.splice(0, 500)
+      await insert(batch)
+    }
+    writing = null
+  }
+
   function write(entry: AuditEntry): void {
-    const done: Promise<void> = deps.db
-      .insert(logs)
-      .values({
-        timeUtc: new Date(),
-        level: entry.level ?? 'Information',
-        logger: entry.logger,
-        status: entry.status ?? null,
-        remoteIp: entry.ip?.slice(0, 40) ?? null,
-        userName: entry.userName?.slice(0, 16) ?? null,
-        message: entry.message,
-      })
-      .then(
-        () => {},
-        (err: unknown) => deps.log.error({ err }, 'audit log write failed'),
-      )
-      .finally(() => pending.delete(done))
-    pending.add(done)
+    queued.push({
+      timeUtc: new Date(),
+      level: entry.level ?? 'Information',
+      logger: entry.logger,
+      status: entry.status ?? null,
+      remoteIp: entry.ip?.slice(0, 40) ?? null,
+      userName: entry.userName?.slice(0, 16) ?? null,
+      message: entry.message,
+    })
+    writing ??= drain()
   }
 
   return {
@@ -59,14 +92,7 @@ export function createAuditService(deps: { db: Db; log: FastifyBaseLogger }) {
         .orderBy(desc(logs.timeUtc), desc(logs.id))
         .limit(count)
         .offset(skip)
-      return rows.map((r) => ({
-        time: r.timeUtc.getTime(),
-        name: r.userName ?? 'Anonymous',
-        level: r.level,
-        ip: r.remoteIp,
-        msg: r.message,
-        status: r.status,
-      }))
+      return rows.map(presentLog)
     },
 
     /** Forgets records older than the retention (a timed job). */
@@ -76,7 +102,7 @@ export function createAuditService(deps: { db: Db; log: FastifyBaseLogger }) {
 
     /** Waits for writes in flight (on shutdown). */
     async flush(): Promise<void> {
-      await Promise.all(pending)
+      while (writing) await writing
     },
   }
 }

@@ -11,13 +11,14 @@ import {
   IconUserPlus,
   IconUsersGroup,
 } from '@tabler/icons-react'
-import { Suspense, useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { NavLink, Outlet, useLocation } from 'react-router'
 import { PageLoader } from '@/app/router'
 import { ColorSchemeToggle } from '@/components/color-scheme-toggle'
 import { LanguageMenu } from '@/components/language/language-menu'
 import { ThemeColorControl } from '@/components/theme-color-control'
 import { hasRole, useUser } from '@/features/account/api'
+import { useConfig } from '@/features/info/api'
 import { loginHref, paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { Brand } from './brand'
@@ -32,6 +33,9 @@ import '@mantine/core/styles/Avatar.css'
 import '@mantine/core/styles/Divider.css'
 import { PasswordPrompt } from '@/features/account/components/password-prompt'
 import { UserMenu } from './user-menu'
+
+/** Only contests whose containers go through the platform proxy load the tunnel control. */
+const TunnelMenu = lazy(() => import('@/features/tunnel/tunnel-menu'))
 
 interface Item {
   to: string
@@ -93,8 +97,14 @@ export default function MainLayout() {
       { to: paths.account.register, label: t('common.user.register'), icon: IconUserPlus },
     )
 
+  const { config } = useConfig()
   const controls = (
     <>
+      {config?.portMapping === 'PlatformProxy' && (
+        <Suspense fallback={null}>
+          <TunnelMenu title={config.title} />
+        </Suspense>
+      )}
       <LanguageMenu />
       <ColorSchemeToggle />
       <ThemeColorControl />

@@ -1,7 +1,7 @@
-import { ActionIcon, Menu } from '@mantine/core'
+import { ActionIcon, Menu, Text } from '@mantine/core'
 import { IconLanguage } from '@tabler/icons-react'
 import { useTranslation } from '@/i18n'
-import { LANGUAGES } from '@/i18n/languages'
+import { isMachineTranslated, LANGUAGES } from '@/i18n/languages'
 import { useLanguageChoice } from './use-language-choice'
 
 /** The language menu of the navigation. */
@@ -31,6 +31,13 @@ export function LanguageMenu() {
               onClick={() => choose(l.code)}
               aria-current={l.code === language ? 'true' : undefined}
               fw={l.code === language ? 700 : undefined}
+              rightSection={
+                isMachineTranslated(l.code) && (
+                  <Text size="xs" c="dimmed" ms="md" data-mt-mark>
+                    {t('common.language.mt_mark')}
+                  </Text>
+                )
+              }
             >
               {l.name}
             </Menu.Item>

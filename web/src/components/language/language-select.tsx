@@ -1,7 +1,7 @@
 import { Input } from '@mantine/core'
 import { IconLanguage, IconSelector } from '@tabler/icons-react'
 import { useTranslation } from '@/i18n'
-import { LANGUAGES, type Language } from '@/i18n/languages'
+import { isMachineTranslated, LANGUAGES, type Language } from '@/i18n/languages'
 import { useLanguageChoice } from './use-language-choice'
 
 /** A native language select: light enough for the account pages, and the phone's own picker. */
@@ -22,7 +22,7 @@ export function LanguageSelect() {
       >
         {LANGUAGES.map((l) => (
           <option key={l.code} value={l.code} lang={l.code}>
-            {l.name}
+            {isMachineTranslated(l.code) ? `${l.name} (${t('common.language.mt_mark')})` : l.name}
           </option>
         ))}
       </Input>

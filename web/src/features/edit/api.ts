@@ -80,6 +80,19 @@ export function useGameActions() {
       await done(id)
       return updated
     },
+    /**
+     * Hides or shows a game from the list. The list's copy of a game may be older than the game
+     * (kept between visits, or changed in another tab since), and the update replaces every field
+     * it is given: so the game is read afresh and only `hidden` changes.
+     */
+    async setHidden(id: number, hidden: boolean) {
+      const current = await unwrap(api.GET('/api/edit/games/{id}', p(id)))
+      const updated = await unwrap(
+        api.PUT('/api/edit/games/{id}', { ...p(id), body: { ...current, hidden } }),
+      )
+      await done(id)
+      return updated
+    },
     async remove(id: number) {
       await unwrap(api.DELETE('/api/edit/games/{id}', p(id)))
       await done()

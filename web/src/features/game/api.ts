@@ -91,9 +91,16 @@ export function useGameDetails(id: number, running: boolean) {
   )
 }
 
-/** The game's notices; polled every 10 s until live updates arrive. */
-export function useNotices(id: number) {
-  return useApi('/api/game/{id}/notices', { path: { id }, query: { count: 100, skip: 0 } }, retry)
+/** While a hub pushes changes, lists are re-read only this often (a safety net). */
+const LIVE_REFRESH = { refreshInterval: 120_000 }
+
+/** The game's notices; polled every 10 s unless the user hub is live. */
+export function useNotices(id: number, live = false) {
+  return useApi(
+    '/api/game/{id}/notices',
+    { path: { id }, query: { count: 100, skip: 0 } },
+    { ...retry, ...(live ? LIVE_REFRESH : {}) },
+  )
 }
 
 /** One challenge as the team sees it; refreshed every 2 minutes while open. */
@@ -177,12 +184,12 @@ export function useUploadWriteup(id: number) {
   }
 }
 
-/** The scoreboard: every 30 s while the game runs, else fetched once. */
-export function useScoreboard(id: number, running: boolean) {
+/** The scoreboard: every 30 s while the game runs (unless the hub says when it changed), else once. */
+export function useScoreboard(id: number, running: boolean, live = false) {
   return useApi(
     '/api/game/{id}/scoreboard',
     { path: { id } },
-    { ...retry, refreshInterval: running ? 30_000 : 0, revalidateOnFocus: running },
+    { ...retry, refreshInterval: running ? (live ? 120_000 : 30_000) : 0, revalidateOnFocus: running },
   )
 }
 
@@ -192,21 +199,33 @@ export function useMyTeamId(id: number, accepted: boolean) {
   return data?.rank?.id
 }
 
-// Monitor views: polled every 10 s until the live hubs arrive (a later issue).
+// Monitor views: polled every 10 s, or fed by the monitor hub while it is live.
 
-export function useGameEvents(id: number, hideContainer: boolean, page: number, pageSize: number) {
+export function useGameEvents(
+  id: number,
+  hideContainer: boolean,
+  page: number,
+  pageSize: number,
+  live = false,
+) {
   return useApi(
     '/api/game/{id}/events',
     { path: { id }, query: { hideContainer, count: pageSize, skip: (page - 1) * pageSize } },
-    { ...retry, keepPreviousData: true },
+    { ...retry, keepPreviousData: true, ...(live ? LIVE_REFRESH : {}) },
   )
 }
 
-export function useSubmissions(id: number, type: AnswerResult | undefined, page: number, pageSize: number) {
+export function useSubmissions(
+  id: number,
+  type: AnswerResult | undefined,
+  page: number,
+  pageSize: number,
+  live = false,
+) {
   return useApi(
     '/api/game/{id}/submissions',
     { path: { id }, query: { type, count: pageSize, skip: (page - 1) * pageSize } },
-    { ...retry, keepPreviousData: true },
+    { ...retry, keepPreviousData: true, ...(live ? LIVE_REFRESH : {}) },
   )
 }
 
@@ -218,4 +237,51 @@ export function useCheatInfo(id: number) {
 export const sheetUrl = {
   scoreboard: (id: number) => `${gameKey(id)}/scoreboardsheet`,
   submissions: (id: number) => `${gameKey(id)}/submissionsheet`,
+}
+
+// Traffic captures (monitors): challenges with capture on → teams → files.
+
+export type ChallengeTraffic = Ok<'/api/game/games/{id}/captures'>[number]
+export type TeamTraffic = Ok<'/api/game/captures/{challengeId}'>[number]
+export type CaptureFile = Ok<'/api/game/captures/{challengeId}/{partId}'>[number]
+
+export function useCaptureChallenges(gameId: number) {
+  return useApi('/api/game/games/{id}/captures', { path: { id: gameId } }, retry)
+}
+
+/** Teams with captures of a challenge; a challenge without any answers 404, shown as none. */
+export function useCaptureTeams(challengeId: number | null) {
+  return useApi(
+    challengeId ? '/api/game/captures/{challengeId}' : null,
+    { path: { challengeId: challengeId ?? 0 } },
+    retry,
+  )
+}
+
+export function useCaptureFiles(challengeId: number | null, partId: number | null) {
+  return useApi(
+    challengeId && partId ? '/api/game/captures/{challengeId}/{partId}' : null,
+    { path: { challengeId: challengeId ?? 0, partId: partId ?? 0 } },
+    retry,
+  )
+}
+
+/** Downloads are plain links: the browser saves the file (one pcap, or a team's tar.gz). */
+export const captureUrl = (challengeId: number, partId: number, fileName = 'all') =>
+  `/api/game/captures/${challengeId}/${partId}/${encodeURIComponent(fileName)}`
+
+/** Deletes one capture file, or all of a team's (`all`), then refreshes the three lists. */
+export function useDeleteCapture(gameId: number) {
+  const revalidate = useRevalidate()
+  return async (challengeId: number, partId: number, fileName = 'all') => {
+    try {
+      await unwrap(
+        api.DELETE('/api/game/captures/{challengeId}/{partId}/{filename}', {
+          params: { path: { challengeId, partId, filename: fileName } },
+        }),
+      )
+    } finally {
+      await revalidate(`/api/game/captures/${challengeId}`, `/api/game/games/${gameId}/captures`)
+    }
+  }
 }

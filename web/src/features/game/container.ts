@@ -13,3 +13,12 @@ export function entryHref(entry: string): string | null {
 export function renewalOpensAt(closeTime: number, renewalWindowMinutes: number): number {
   return closeTime - renewalWindowMinutes * 60_000
 }
+
+/**
+ * The WebSocket address of a proxied container (`portMapping` PlatformProxy: the entry is the
+ * container id): `ws(s)://<this site>/api/proxy/<id>`, secure when the page is.
+ */
+export function proxyUrl(entry: string, page: { protocol: string; host: string }): string {
+  const scheme = page.protocol === 'https:' ? 'wss' : 'ws'
+  return `${scheme}://${page.host}/api/proxy/${encodeURIComponent(entry)}`
+}

@@ -84,7 +84,7 @@ export default function HashPowField({ store }: { store: CaptchaStore }) {
         </Text>
       </Group>
       <Text size="xs" c="dimmed" className={classes.detail}>
-        {phase.kind === 'working' && t('account.captcha.hashes', { count: phase.hashes.toLocaleString() })}
+        {phase.kind === 'working' && t('account.captcha.hashes', { count: phase.hashes })}
         {phase.kind === 'done' && phase.ms !== null && <SolveStats hashes={phase.hashes} ms={phase.ms} />}
         {phase.kind === 'done' && phase.ms === null && t('account.captcha.reused')}
       </Text>

@@ -20,8 +20,10 @@ import { ChallengeCategoryValues } from '@/api/schema.gen'
 import type { ChallengeCategory } from '@/api/types'
 import { confirm } from '@/components/confirm'
 import { paths } from '@/features/paths'
+import { useUnsavedGuard } from '@/hooks/use-unsaved-guard'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
+import { afterSave } from '../after-save'
 import { type EditChallenge, useChallengeActions, useEditChallenge, useEditChallenges } from '../api'
 import { CATEGORY_COLOR, TYPE_COLOR } from '../categories'
 import {
@@ -116,6 +118,12 @@ export function ChallengeEditor({ gameId, challenge }: { gameId: number; challen
   const [serverError, setServerError] = useState<string | null>(null)
   const dirty = JSON.stringify(form) !== JSON.stringify(toChallengeForm(challenge))
   const container = isContainerType(challenge.type)
+  // The neighbour links, the flags page and the tabs would drop the typed changes: ask first.
+  useUnsavedGuard(dirty && !busy, {
+    title: t('admin.leave_title'),
+    message: t('admin.challenge.leave_body'),
+    confirmLabel: t('admin.leave'),
+  })
 
   const set = <K extends keyof ChallengeForm>(key: K, value: ChallengeForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }))
@@ -128,6 +136,8 @@ export function ChallengeEditor({ gameId, challenge }: { gameId: number; challen
 
   const save = async (e: FormEvent) => {
     e.preventDefault()
+    // One save at a time, so two cannot answer out of order (the loading button also blocks Enter).
+    if (busy) return
     const found = validateChallengeForm(form, challenge.type)
     setErrors(found)
     if (Object.keys(found).length) {
@@ -136,9 +146,10 @@ export function ChallengeEditor({ gameId, challenge }: { gameId: number; challen
     }
     setBusy(true)
     setServerError(null)
+    const sent = form
     try {
-      const updated = await update(challenge.id, challengeBody(form, challenge.type))
-      setForm(toChallengeForm(updated))
+      const updated = await update(challenge.id, challengeBody(sent, challenge.type))
+      setForm((current) => afterSave(current, sent, toChallengeForm(updated)))
       notify.success(t('admin.challenge.saved'))
     } catch (error) {
       setServerError((error as { title?: string }).title ?? t('common.error.unknown'))

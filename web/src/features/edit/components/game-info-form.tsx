@@ -21,8 +21,10 @@ import { confirm } from '@/components/confirm'
 import { ImageUpload } from '@/components/image-upload'
 import { MONO_INPUT } from '@/components/mono-input'
 import { paths } from '@/features/paths'
+import { useUnsavedGuard } from '@/hooks/use-unsaved-guard'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
+import { afterSave } from '../after-save'
 import { type EditGame, posterUrl, useGameActions } from '../api'
 import {
   DIVISION_MAX,
@@ -56,6 +58,12 @@ export function GameInfoForm({ game }: { game: EditGame }) {
   const [busy, setBusy] = useState(false)
   const [serverError, setServerError] = useState<string | null>(null)
   const dirty = JSON.stringify(form) !== JSON.stringify(toForm(game))
+  // A tab or link away would drop the typed changes: ask first.
+  useUnsavedGuard(dirty && !busy, {
+    title: t('admin.leave_title'),
+    message: t('admin.game.leave_body'),
+    confirmLabel: t('admin.leave'),
+  })
 
   const set = <K extends keyof GameForm>(key: K, value: GameForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }))
@@ -65,6 +73,8 @@ export function GameInfoForm({ game }: { game: EditGame }) {
 
   const save = async (e: FormEvent) => {
     e.preventDefault()
+    // One save at a time, so two cannot answer out of order (the loading button also blocks Enter).
+    if (busy) return
     const found = validateGameForm(form)
     setErrors(found)
     if (Object.keys(found).length) {
@@ -73,9 +83,10 @@ export function GameInfoForm({ game }: { game: EditGame }) {
     }
     setBusy(true)
     setServerError(null)
+    const sent = form
     try {
-      const updated = await actions.update(game.id, fromForm(form, game))
-      setForm(toForm(updated))
+      const updated = await actions.update(game.id, fromForm(sent, game))
+      setForm((current) => afterSave(current, sent, toForm(updated)))
       notify.success(t('admin.game.saved'))
     } catch (error) {
       setServerError((error as { title?: string }).title ?? t('common.error.unknown'))

@@ -29,7 +29,7 @@ const PAGE_SIZE = 30
 
 function GameRow({ game }: { game: EditGame }) {
   const { t } = useTranslation()
-  const { update } = useGameActions()
+  const { setHidden } = useGameActions()
   const [busy, setBusy] = useState(false)
   const now = Date.now()
   const phase = now < game.start ? 'upcoming' : now > game.end ? 'ended' : 'running'
@@ -37,7 +37,7 @@ function GameRow({ game }: { game: EditGame }) {
   const toggleHidden = async (hidden: boolean) => {
     setBusy(true)
     try {
-      await update(game.id, { ...game, hidden })
+      await setHidden(game.id, hidden)
       notify.success(
         hidden
           ? t('admin.games.now_hidden', { title: game.title })

@@ -3,15 +3,21 @@ import { type FormEvent, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { ChallengeCategoryValues, ChallengeTypeValues } from '@/api/schema.gen'
 import type { ChallengeCategory, ChallengeType } from '@/api/types'
+import { MONO_INPUT } from '@/components/mono-input'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { useChallengeActions } from '../api'
+import { FLAG_MAX, flagMode } from '../flag-rules'
 import { EditModal } from './edit-modal'
 import '@mantine/core/styles/Radio.css'
 import '@mantine/core/styles/Combobox.css'
 
-/** Title, category and type (which cannot change later, so each is explained) → the editor. */
+/**
+ * Title, category and type (which cannot change later, so each is explained), and for the types
+ * whose flags are typed in, a first flag; then the editor, where the challenge is one switch away
+ * from playable.
+ */
 export function NewChallengeModal({
   gameId,
   opened,
@@ -23,19 +29,26 @@ export function NewChallengeModal({
 }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const { create } = useChallengeActions(gameId)
+  const { create, addFlags } = useChallengeActions(gameId)
   const [title, setTitle] = useState('')
   const [category, setCategory] = useState<ChallengeCategory>('Misc')
   const [type, setType] = useState<ChallengeType>('StaticAttachment')
+  const [flag, setFlag] = useState('')
   const [busy, setBusy] = useState(false)
+  // Dynamic attachments pair each flag with a file, dynamic containers make theirs from a template.
+  const typedFlags = flagMode(type) === 'static'
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
-    if (!title.trim()) return
+    if (!title.trim() || busy) return
     setBusy(true)
     try {
       const challenge = await create({ title: title.trim(), category, type })
       notify.success(t('admin.challenges.created', { title: challenge.title }))
+      if (typedFlags && flag.trim()) {
+        // The challenge exists either way: a refused flag is said, and the editor opens to retry.
+        await addFlags(challenge.id, [{ flag: flag.trim() }]).catch((err: unknown) => notify.error(err))
+      }
       onClose()
       navigate(paths.admin.challenge(gameId, challenge.id))
     } catch (err) {
@@ -82,6 +95,18 @@ export function NewChallengeModal({
               ))}
             </Stack>
           </Radio.Group>
+          {typedFlags && (
+            <TextInput
+              label={t('admin.challenges.first_flag')}
+              description={t('admin.challenges.first_flag_hint')}
+              maxLength={FLAG_MAX}
+              value={flag}
+              onChange={(e) => setFlag(e.currentTarget.value)}
+              styles={MONO_INPUT}
+              autoComplete="off"
+              spellCheck={false}
+            />
+          )}
           <Text size="xs" c="dimmed">
             {t('admin.challenges.new_hint')}
           </Text>

@@ -1,14 +1,15 @@
-import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core'
+import { Badge, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconBox, IconClockPlus, IconExternalLink, IconPlayerPlay, IconTrash } from '@tabler/icons-react'
 import { useEffect, useId, useRef, useState } from 'react'
 import { confirm } from '@/components/confirm'
 import { CopyField } from '@/components/copy-field'
 import { useConfig } from '@/features/info/api'
+import { useTunnel } from '@/features/tunnel/use-tunnel'
 import { useTranslation } from '@/i18n'
 import { formatDateTime, formatDuration } from '@/utils/format-date'
 import { notify } from '@/utils/notify'
 import { useContainerActions } from '../api'
-import { entryHref, renewalOpensAt } from '../container'
+import { entryHref, proxyUrl, renewalOpensAt } from '../container'
 import { useNow } from '../use-now'
 import '@mantine/core/styles/Badge.css'
 
@@ -46,6 +47,13 @@ export function ContainerPanel({
   const running = entry !== null && closeTime !== null
   const left = running ? closeTime - now : 0
   const expired = running && left <= 0
+  // Behind the platform proxy the entry is the container id: players connect through a tunnel,
+  // the local daemon when one runs (then its local address is shown), else by hand.
+  const proxied = config?.portMapping === 'PlatformProxy'
+  const wsAddress = entry && proxied ? proxyUrl(entry, window.location) : null
+  const tunnel = useTunnel(proxied, config?.title ?? 'Pennant', running && !expired ? wsAddress : null)
+  const [showRemote, setShowRemote] = useState(false)
+  const shown = proxied ? (tunnel.local && !showRemote ? tunnel.local : wsAddress) : entry
 
   // Once per stop time: a failure needs no toast, the server's reaper stops it as well.
   const autoDestroyed = useRef<number | null>(null)
@@ -95,7 +103,7 @@ export function ContainerPanel({
   // Without the config the server decides; it answers 400 outside the window.
   const opensAt = running && renewalWindow !== undefined ? renewalOpensAt(closeTime, renewalWindow) : null
   const canExtend = running && !expired && (opensAt === null || now >= opensAt)
-  const href = entry ? entryHref(entry) : null
+  const href = shown ? entryHref(shown) : null
 
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby={titleId}>
@@ -143,7 +151,7 @@ export function ContainerPanel({
               <div style={{ flex: 1, minWidth: 0 }}>
                 <CopyField
                   label={t('challenge.container.entry')}
-                  value={entry}
+                  value={shown ?? ''}
                   copyLabel={t('challenge.container.copy_entry')}
                 />
               </div>
@@ -155,12 +163,31 @@ export function ContainerPanel({
                   rel="noopener noreferrer"
                   variant="default"
                   leftSection={<IconExternalLink size={16} aria-hidden />}
-                  aria-label={t('challenge.container.open_label', { entry })}
+                  aria-label={t('challenge.container.open_label', { entry: shown })}
                 >
                   {t('challenge.container.open')}
                 </Button>
               )}
             </Group>
+            {proxied && tunnel.local && (
+              <Group gap="xs">
+                <Text size="sm">{t('challenge.container.tunnel_local')}</Text>
+                <Button variant="subtle" size="compact-sm" onClick={() => setShowRemote((v) => !v)}>
+                  {showRemote ? t('challenge.container.show_local') : t('challenge.container.show_remote')}
+                </Button>
+              </Group>
+            )}
+            {proxied && !tunnel.local && (
+              <Text size="sm">
+                {t('challenge.container.tunnel_before')}{' '}
+                <a href="/api/ext/tunnel.mjs" download>
+                  tunnel.mjs
+                </a>{' '}
+                {t('challenge.container.tunnel_after')} <Code>node tunnel.mjs {wsAddress}</Code>{' '}
+                {t('challenge.container.tunnel_daemon')}{' '}
+                <Code>node tunnel.mjs --allow {window.location.origin}</Code>
+              </Text>
+            )}
             <Group gap="xs" wrap="nowrap" align="baseline">
               <Text size="sm" c="dimmed">
                 {t('challenge.container.time_left')}

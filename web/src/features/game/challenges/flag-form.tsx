@@ -41,6 +41,7 @@ export function FlagForm({
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
+    if (judging) return
     const value = flag.trim()
     if (!value) {
       notify.error(t('challenge.flag.empty'), t('challenge.flag.empty_title'))
@@ -118,8 +119,24 @@ export function FlagForm({
           style={{ flex: 1 }}
           data-autofocus
         />
-        <Button type="submit" size="md" loading={judging} leftSection={<IconFlag size={18} aria-hidden />}>
-          {t('challenge.flag.submit')}
+        {/* Busy while judged: a spinner and "Judging" on the button itself, where the eye is, and
+            no second submission of the same flag. Not `disabled`, which would drop the focus out of
+            the dialog; Mantine's `loading` would hide the label. */}
+        <Button
+          type="submit"
+          size="md"
+          data-disabled={judging || undefined}
+          aria-disabled={judging}
+          aria-busy={judging}
+          leftSection={
+            judging ? (
+              <Loader size={18} color="currentColor" aria-hidden />
+            ) : (
+              <IconFlag size={18} aria-hidden />
+            )
+          }
+        >
+          {judging ? t('challenge.flag.submit_busy') : t('challenge.flag.submit')}
         </Button>
       </Group>
       <Text size="sm" c="orange" mt={6} role="status" aria-live="polite" mih={22}>

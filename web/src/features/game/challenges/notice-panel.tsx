@@ -1,4 +1,5 @@
-import { Paper, Skeleton, Stack, Text, Title } from '@mantine/core'
+import { Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
 import {
   type Icon,
   IconBell,
@@ -9,9 +10,11 @@ import {
   IconPlus,
   IconSpeakerphone,
 } from '@tabler/icons-react'
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import type { NoticeType } from '@/api/types'
 import { Markdown } from '@/components/markdown'
+import { LiveBadge } from '@/features/live/live-badge'
+import { epochOf, useHub } from '@/features/live/use-hub'
 import { t as translate, useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { type GameNotice, useNotices } from '../api'
@@ -29,6 +32,7 @@ const ICON: Record<NoticeType, { icon: Icon; color: string }> = {
 }
 
 const FILTERS: NoticeFilter[] = ['all', 'game', 'bloods', 'challenges']
+const isBlood = (type: NoticeType) => type === 'FirstBlood' || type === 'SecondBlood' || type === 'ThirdBlood'
 
 /** A notice as a sentence (organisers' notices are Markdown, rendered by the caller). */
 function noticeText(notice: GameNotice): string {
@@ -51,15 +55,42 @@ function noticeText(notice: GameNotice): string {
 export function NoticePanel({ gameId }: { gameId: number }) {
   const { t } = useTranslation()
   const [filter, setFilter] = useState<NoticeFilter>('all')
-  const { data, error, isLoading } = useNotices(gameId)
+  // Notices that arrived while the screen was open: bloods among them are highlighted.
+  const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set())
+  const hub = useHub(`/hub/user?game=${gameId}`, {
+    ReceivedGameNotice(pushed: GameNotice) {
+      const notice = { ...pushed, time: epochOf(pushed.time) }
+      void mutate((list) => [notice, ...(list ?? []).filter((n) => n.id !== notice.id)], {
+        revalidate: false,
+      })
+      setFresh((ids) => new Set(ids).add(notice.id))
+      const { icon: NoticeIcon, color } = ICON[notice.type]
+      notifications.show({
+        color: isBlood(notice.type) ? 'yellow' : 'blue',
+        icon: <NoticeIcon size={18} aria-hidden color={isBlood(notice.type) ? color : undefined} />,
+        title: translate('challenge.notice.title'),
+        message:
+          notice.type === 'Normal' ? <Markdown source={notice.values[0] ?? ''} inline /> : noticeText(notice),
+      })
+    },
+  })
+  const { data, error, isLoading, mutate } = useNotices(gameId, hub === 'live')
+  // Whatever was posted while the connection was down is read once it is back.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the connection coming up is the trigger
+  useEffect(() => {
+    if (hub === 'live') void mutate()
+  }, [hub])
   const notices = useMemo(() => filterNotices(sortNotices(data ?? []), filter), [data, filter])
 
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="notices-title">
       <Stack gap="sm">
-        <Title order={2} size="h4" id="notices-title">
-          {t('challenge.notice.title')}
-        </Title>
+        <Group justify="space-between" gap="xs">
+          <Title order={2} size="h4" id="notices-title">
+            {t('challenge.notice.title')}
+          </Title>
+          <LiveBadge state={hub} />
+        </Group>
         <ChoiceGroup
           label={t('challenge.notice.filter.label')}
           value={filter}
@@ -95,7 +126,17 @@ export function NoticePanel({ gameId }: { gameId: number }) {
             {notices.map((notice) => {
               const { icon: NoticeIcon, color } = ICON[notice.type]
               return (
-                <li key={notice.id} style={{ display: 'flex', gap: 8 }}>
+                <li
+                  key={notice.id}
+                  data-blood={isBlood(notice.type) && fresh.has(notice.id) ? '' : undefined}
+                  style={{
+                    display: 'flex',
+                    gap: 8,
+                    ...(isBlood(notice.type) && fresh.has(notice.id)
+                      ? { background: 'var(--mantine-color-yellow-light)', borderRadius: 4, padding: 4 }
+                      : {}),
+                  }}
+                >
                   <NoticeIcon size={18} color={color} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
                   <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
                     <Text size="sm" component="div">

@@ -2,7 +2,7 @@ import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconCalendar, IconEyeOff, IconFlag, IconUsers } from '@tabler/icons-react'
 import type { ReactNode } from 'react'
 import { useTranslation } from '@/i18n'
-import { formatDateTime } from '@/utils/format-date'
+import { formatDateTime, rangeArrow } from '@/utils/format-date'
 import type { GameInfo } from '../api'
 import { gamePhase, gameProgress } from '../game-phase'
 import classes from './game-banner.module.css'
@@ -49,7 +49,7 @@ export function GameBanner({ game, now, children }: { game: GameInfo; now: numbe
             <time dateTime={new Date(game.start).toISOString()}>
               {formatDateTime(game.start, { dateStyle: 'long' })}
             </time>
-            {' → '}
+            {rangeArrow()}
             <time dateTime={new Date(game.end).toISOString()}>
               {formatDateTime(game.end, { dateStyle: 'long' })}
             </time>

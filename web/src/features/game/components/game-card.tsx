@@ -3,7 +3,7 @@ import { IconFlag, IconUsers } from '@tabler/icons-react'
 import { Link } from 'react-router'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
-import { formatDateTime } from '@/utils/format-date'
+import { formatDateTime, rangeArrow } from '@/utils/format-date'
 import type { GameSummary } from '../api'
 import { durationHours, gamePhase } from '../game-phase'
 import classes from './game-card.module.css'
@@ -37,7 +37,7 @@ export function GameCard({ game, now }: { game: GameSummary; now: number }) {
         </Title>
         <Text size="sm">
           <time dateTime={new Date(game.start).toISOString()}>{formatDateTime(game.start)}</time>
-          {' → '}
+          {rangeArrow()}
           <time dateTime={new Date(game.end).toISOString()}>{formatDateTime(game.end)}</time>
         </Text>
         <Text size="sm" c="dimmed">

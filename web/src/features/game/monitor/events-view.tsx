@@ -12,6 +12,8 @@ import {
 } from '@tabler/icons-react'
 import { useEffect, useState } from 'react'
 import type { EventType } from '@/api/types'
+import { LiveBadge } from '@/features/live/live-badge'
+import { epochOf, prependRows, useBatched, useHub } from '@/features/live/use-hub'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { type GameEvent, useGameEvents } from '../api'
@@ -60,7 +62,12 @@ function EventRow({ event }: { event: GameEvent }) {
   )
 }
 
-/** The game's event log, newest first, 30 a page; container events can be hidden (remembered). */
+const CONTAINER_EVENTS: EventType[] = ['ContainerStart', 'ContainerDestroy']
+
+/**
+ * The game's event log, newest first, 30 a page; container events can be hidden (remembered).
+ * New events stream in from the monitor hub onto the first page; older pages stay still.
+ */
 export function EventsView({ gameId }: { gameId: number }) {
   const { t } = useTranslation()
   const [hideContainer, setHideContainer] = useLocalStorage({
@@ -68,16 +75,35 @@ export function EventsView({ gameId }: { gameId: number }) {
     defaultValue: false,
   })
   const [page, setPage] = useState(1)
-  const { data, error, isLoading } = useGameEvents(gameId, hideContainer, page, PAGE_SIZE)
+  const arrive = useBatched<GameEvent>((events) => {
+    const shown = events.filter((e) => !(hideContainer && CONTAINER_EVENTS.includes(e.type)))
+    if (page === 1 && shown.length)
+      void mutate((rows) => prependRows(rows, shown, PAGE_SIZE), { revalidate: false })
+  })
+  const hub = useHub(`/hub/monitor?game=${gameId}`, {
+    ReceivedGameEvent(e: GameEvent) {
+      arrive({ ...e, time: epochOf(e.time) })
+    },
+  })
+  const { data, error, isLoading, mutate } = useGameEvents(
+    gameId,
+    hideContainer,
+    page,
+    PAGE_SIZE,
+    hub === 'live',
+  )
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filter change is the trigger
   useEffect(() => setPage(1), [hideContainer])
 
   return (
     <Stack gap="sm">
       <Group justify="space-between" gap="sm">
-        <Title order={2} size="h4">
-          {t('game.monitor.tab.events')}
-        </Title>
+        <Group gap="xs">
+          <Title order={2} size="h4">
+            {t('game.monitor.tab.events')}
+          </Title>
+          <LiveBadge state={hub} />
+        </Group>
         <Switch
           label={t('game.monitor.hide_container')}
           checked={hideContainer}

@@ -2,9 +2,11 @@ import { Button, Code, Group, NativeSelect, Skeleton, Stack, Table, Title } from
 import { IconDownload, IconListCheck, IconPlugConnectedX } from '@tabler/icons-react'
 import { useEffect, useState } from 'react'
 import type { AnswerResult } from '@/api/types'
+import { LiveBadge } from '@/features/live/live-badge'
+import { epochOf, prependRows, useBatched, useHub } from '@/features/live/use-hub'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
-import { sheetUrl, useSubmissions } from '../api'
+import { type Submission, sheetUrl, useSubmissions } from '../api'
 import { EmptyView } from '../components/empty-view'
 import { AnswerBadge } from './answer-badge'
 import { StepPager } from './step-pager'
@@ -14,21 +16,43 @@ import '@mantine/core/styles/Skeleton.css'
 const PAGE_SIZE = 50
 const RESULTS: AnswerResult[] = ['Accepted', 'WrongAnswer', 'CheatDetected', 'NotFound']
 
-/** Every submission, newest first, 50 a page, filterable by result; all of them as a spreadsheet. */
+/**
+ * Every submission, newest first, 50 a page, filterable by result; all of them as a spreadsheet.
+ * Judged submissions stream in from the monitor hub onto the first page; older pages stay still.
+ */
 export function SubmissionsView({ gameId }: { gameId: number }) {
   const { t } = useTranslation()
   const [type, setType] = useState<AnswerResult | ''>('')
   const [page, setPage] = useState(1)
-  const { data, error, isLoading } = useSubmissions(gameId, type || undefined, page, PAGE_SIZE)
+  const arrive = useBatched<Submission>((rows) => {
+    const shown = rows.filter((s) => !type || s.status === type)
+    if (page === 1 && shown.length)
+      void mutate((list) => prependRows(list, shown, PAGE_SIZE), { revalidate: false })
+  })
+  const hub = useHub(`/hub/monitor?game=${gameId}`, {
+    ReceivedSubmissions(s: Submission) {
+      arrive({ ...s, time: epochOf(s.time) })
+    },
+  })
+  const { data, error, isLoading, mutate } = useSubmissions(
+    gameId,
+    type || undefined,
+    page,
+    PAGE_SIZE,
+    hub === 'live',
+  )
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filter change is the trigger
   useEffect(() => setPage(1), [type])
 
   return (
     <Stack gap="sm">
       <Group justify="space-between" align="flex-end" gap="sm">
-        <Title order={2} size="h4">
-          {t('game.monitor.tab.submissions')}
-        </Title>
+        <Group gap="xs">
+          <Title order={2} size="h4">
+            {t('game.monitor.tab.submissions')}
+          </Title>
+          <LiveBadge state={hub} />
+        </Group>
         <Group gap="sm" align="flex-end">
           <NativeSelect
             label={t('game.monitor.result_filter')}

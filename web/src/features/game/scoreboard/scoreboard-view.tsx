@@ -1,8 +1,10 @@
 import { Group, NativeSelect, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core'
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks'
 import { IconListNumbers, IconSearch } from '@tabler/icons-react'
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import { LoadFailed } from '@/components/load-failed'
+import { LiveBadge } from '@/features/live/live-badge'
+import { useHub } from '@/features/live/use-hub'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { type ChallengeInfo, type GameInfo, type ScoreboardItem, useMyTeamId, useScoreboard } from '../api'
@@ -24,14 +26,29 @@ const PAGE_SIZE = 30
 
 /**
  * The scoreboard: the top teams' chart (wider screens), division and search filters, my team,
- * the ranking with every solve, and a team's solves in a dialog. Polled every 30 s while the
- * game runs.
+ * the ranking with every solve, and a team's solves in a dialog. While the game runs the user
+ * hub says when the board changed (its new ETag) and the board is read again then, one
+ * conditional GET; without the hub it is polled every 30 s.
  */
 export function ScoreboardView({ game }: { game: GameInfo }) {
   const { t } = useTranslation()
   const now = useNow(30_000)
   const running = gamePhase(game.start, game.end, now) === 'ongoing'
-  const { data, error, isLoading, mutate } = useScoreboard(game.id, running)
+  // Spread over a second, so thousands of open boards do not all ask at the same instant.
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const lastTag = useRef('')
+  useEffect(() => () => clearTimeout(pending.current), [])
+  const hub = useHub(running ? `/hub/user?game=${game.id}` : null, {
+    ReceivedScoreboardChanged({ etag }: { etag: string }) {
+      if (etag === lastTag.current) return
+      lastTag.current = etag
+      pending.current ??= setTimeout(() => {
+        pending.current = undefined
+        void mutate()
+      }, Math.random() * 1000)
+    },
+  })
+  const { data, error, isLoading, mutate } = useScoreboard(game.id, running, hub === 'live')
   const myTeamId = useMyTeamId(game.id, game.status === 'Accepted')
   const wide = useMediaQuery('(min-width: 48em)')
   const [division, setDivision] = useState('all')
@@ -82,9 +99,12 @@ export function ScoreboardView({ game }: { game: GameInfo }) {
       <section aria-labelledby="ranking-heading">
         <Stack gap="sm">
           <Group justify="space-between" align="flex-end" gap="sm">
-            <Title order={2} size="h4" id="ranking-heading">
-              {t('game.scoreboard.heading')}
-            </Title>
+            <Group gap="xs">
+              <Title order={2} size="h4" id="ranking-heading">
+                {t('game.scoreboard.heading')}
+              </Title>
+              {running && <LiveBadge state={hub} />}
+            </Group>
             <Group gap="sm" align="flex-end">
               {divisions.length > 0 && (
                 <NativeSelect

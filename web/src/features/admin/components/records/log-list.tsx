@@ -16,6 +16,8 @@ import { IconChevronLeft, IconChevronRight, IconFileText, IconRefresh } from '@t
 import { useState } from 'react'
 import { TaskStatusValues } from '@/api/schema.gen'
 import { DataState } from '@/features/edit/components/data-state'
+import { LiveBadge } from '@/features/live/live-badge'
+import { epochOf, prependRows, useBatched, useHub } from '@/features/live/use-hub'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import {
@@ -69,7 +71,18 @@ export function LogList() {
   const { t } = useTranslation()
   const [level, setLevel] = useState<LogLevel>('All')
   const [page, setPage] = useState(1)
-  const { data, error, isLoading, isValidating, mutate } = useLogs(level, page)
+  // New records stream in from the admin hub onto the first page; older pages stay still.
+  const arrive = useBatched<LogEntry>((records) => {
+    const shown = records.filter((r) => level === 'All' || r.level === level)
+    if (page === 1 && shown.length)
+      void mutate((list) => prependRows(list, shown, RECORD_PAGE), { revalidate: false })
+  })
+  const hub = useHub('/hub/admin', {
+    ReceivedLog(r: LogEntry) {
+      arrive({ ...r, time: epochOf(r.time) })
+    },
+  })
+  const { data, error, isLoading, isValidating, mutate } = useLogs(level, page, hub === 'live')
   const entries = data ?? []
   const keys = logKeys(entries)
   const more = mayHaveMore(entries.length, RECORD_PAGE)
@@ -103,9 +116,12 @@ export function LogList() {
 
   return (
     <Stack gap="md">
-      <Title order={1} size="h2">
-        {t('admin.logs.title')}
-      </Title>
+      <Group gap="sm">
+        <Title order={1} size="h2">
+          {t('admin.logs.title')}
+        </Title>
+        <LiveBadge state={hub} />
+      </Group>
       <Group justify="space-between" align="flex-end" gap="sm">
         <NativeSelect
           label={t('admin.logs.level_label')}

@@ -5,10 +5,11 @@ import { humanMinutes, LIMITS, type SettingsForm } from '../../settings-form'
 import type { SectionProps } from './section-props'
 
 type Minutes = 'defaultLifetime' | 'extensionDuration' | 'renewalWindow'
-const MINUTE_FIELDS: { key: Minutes; label: string }[] = [
-  { key: 'defaultLifetime', label: 'lifetime' },
-  { key: 'extensionDuration', label: 'extension' },
-  { key: 'renewalWindow', label: 'renewal_window' },
+/** `strings`: the field's key in admin.settings.field (its label and `_hint`). */
+const MINUTE_FIELDS: { key: Minutes; strings: string }[] = [
+  { key: 'defaultLifetime', strings: 'lifetime' },
+  { key: 'extensionDuration', strings: 'extension' },
+  { key: 'renewalWindow', strings: 'renewal_window' },
 ]
 
 /** Lifetimes, the renewal window, what a full team's next start does, and internet access. */
@@ -23,11 +24,11 @@ export function ContainerSection({ value, set, error }: SectionProps<'containerP
   return (
     <Section title={t('admin.settings.section.container')}>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        {MINUTE_FIELDS.map(({ key, label }) => (
+        {MINUTE_FIELDS.map(({ key, strings }) => (
           <NumberInput
             key={key}
-            label={t(`admin.settings.field.${label}`)}
-            description={t(`admin.settings.field.${label}_hint`, LIMITS[key]) + reading(value[key])}
+            label={t(`admin.settings.field.${strings}`)}
+            description={t(`admin.settings.field.${strings}_hint`, LIMITS[key]) + reading(value[key])}
             min={LIMITS[key].min}
             max={LIMITS[key].max}
             allowDecimal={false}

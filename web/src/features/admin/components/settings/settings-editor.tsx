@@ -1,6 +1,7 @@
 import { Alert, Button, Stack, Text } from '@mantine/core'
 import { IconDeviceFloppy } from '@tabler/icons-react'
 import { type FormEvent, useRef, useState } from 'react'
+import { afterSave } from '@/features/edit/after-save'
 import classes from '@/features/edit/components/sticky-bar.module.css'
 import { useUnsavedGuard } from '@/hooks/use-unsaved-guard'
 import { useTranslation } from '@/i18n'
@@ -70,6 +71,8 @@ export function SettingsEditor({
 
   const save = async (event: FormEvent) => {
     event.preventDefault()
+    // One save at a time, so two cannot answer out of order (the loading button also blocks Enter).
+    if (busy) return
     const found = validateSettings(form)
     setErrors(found)
     if (Object.keys(found).length) {
@@ -85,12 +88,13 @@ export function SettingsEditor({
     }
     setBusy(true)
     setServerError(null)
+    const sent = form
     try {
       await actions.save(body)
       const stored = await reload().catch(() => undefined)
-      const next: SettingsForm = stored ? toForm(stored) : form
+      const next: SettingsForm = stored ? toForm(stored) : sent
       setSaved(next)
-      setForm(next)
+      setForm((current) => afterSave(current, sent, next))
       notify.success(t('admin.settings.saved'))
     } catch (err) {
       setServerError((err as { title?: string }).title || t('common.error.unknown'))

@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// `npm test`: the checks and the three test suites side by side. They share nothing (each test
+// file and each e2e run makes its own database, server and build directory), and the end-to-end
+// run spends most of its time waiting on the browser and the server, so the web and server suites
+// and the checks fit in beside it instead of before it. Each suite's output is buffered and
+// printed whole when it ends, so the logs do not interleave; the exit code is non-zero when any
+// suite fails. `--only <name,…>` runs a subset (check, web, server, e2e).
+import { spawn } from 'node:child_process'
+
+const SUITES = [
+  // The longest first: it sets the pace, the others fill the time it spends waiting.
+  { name: 'e2e', args: ['test', '-w', 'e2e'] },
+  { name: 'server', args: ['test', '-w', 'server', '--', '--exclude', 'test/containers/**'] },
+  { name: 'web', args: ['test', '-w', 'web'] },
+  { name: 'check', args: ['run', 'check'] },
+  // Starting and removing containers adds and removes network interfaces on this host, and
+  // Chromium then fails its requests in flight (ERR_NETWORK_CHANGED): so the server's container
+  // tests wait until the browser is done.
+  {
+    name: 'server containers',
+    group: 'server',
+    args: ['test', '-w', 'server', '--', 'test/containers'],
+    after: 'e2e',
+  },
+]
+
+const onlyIndex = process.argv.indexOf('--only')
+const only = onlyIndex > 0 ? new Set(process.argv[onlyIndex + 1]?.split(',')) : null
+const chosen = SUITES.filter((s) => !only || only.has(s.group ?? s.name))
+if (!chosen.length) {
+  console.error('nothing to run: --only takes check, web, server, e2e')
+  process.exit(2)
+}
+
+const started = Date.now()
+const seconds = (ms) => `${Math.round(ms / 1000)} s`
+const children = new Set()
+
+const running = new Map()
+let stopping = false
+
+async function run({ name, args, after }) {
+  const before = after && running.get(after)
+  if (before) await before
+  if (stopping) return { name, ok: false, took: 0 }
+  return new Promise((resolve) => {
+    const t0 = Date.now()
+    const child = spawn('npm', args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+    })
+    children.add(child)
+    const chunks = []
+    child.stdout.on('data', (c) => chunks.push(c))
+    child.stderr.on('data', (c) => chunks.push(c))
+    child.on('close', (code, signal) => {
+      children.delete(child)
+      const ok = code === 0
+      const took = Date.now() - t0
+      process.stdout.write(
+        `\n===== ${name}: ${ok ? 'passed' : `FAILED (${signal ?? `exit ${code}`})`} in ${seconds(took)} =====\n`,
+      )
+      process.stdout.write(Buffer.concat(chunks))
+      resolve({ name, ok, took })
+    })
+  })
+}
+
+// A stop of the runner stops the suites (the e2e harness then tears its server and database down).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    stopping = true
+    for (const child of children) child.kill(signal)
+  })
+}
+
+const names = new Set(chosen.map((s) => s.name))
+console.log(
+  `running ${chosen.map((s) => s.name + (names.has(s.after) ? ` (after ${s.after})` : '')).join(', ')}; each prints when it ends`,
+)
+for (const suite of chosen) running.set(suite.name, run(suite))
+const results = await Promise.all(running.values())
+console.log(`\n===== summary (${seconds(Date.now() - started)} in all) =====`)
+for (const r of results)
+  console.log(`  ${r.ok ? 'passed' : 'FAILED'}  ${r.name.padEnd(7)} ${seconds(r.took)}`)
+process.exit(results.every((r) => r.ok) ? 0 : 1)

@@ -1,0 +1,51 @@
+/**
+ * What happens in the platform that live screens want to hear about, as plain JSON-safe
+ * records (times in epoch ms), so a Redis backplane can carry them unchanged. Services publish;
+ * the hubs subscribe. Enum values are their names, as on the wire.
+ */
+export interface BusTopics {
+  /** A notice was posted (organisers' Normal, NewChallenge, NewHint, bloods). Not on edits. */
+  'game.notice': { gameId: number; notice: { id: number; time: number; type: string; values: string[] } }
+  /** A game event was stored (FlagSubmit, CheatDetected, ContainerStart, ContainerDestroy). */
+  'game.event': {
+    gameId: number
+    event: { type: string; values: string[]; time: number; user: string; team: string }
+  }
+  /** A submission was judged (after its transaction committed), with its final status. */
+  'submission.judged': {
+    gameId: number
+    submission: {
+      answer: string
+      status: string
+      time: number
+      user: string
+      team: string
+      challenge: string
+    }
+  }
+  /** A record was written to the admin log. */
+  'log.record': {
+    time: number
+    name: string
+    level: string
+    ip: string | null
+    msg: string
+    status: string | null
+  }
+  /** A game's scoreboard was rebuilt: `etag` is the tag its next read answers with. */
+  'board.changed': { gameId: number; etag: string }
+}
+export type Topic = keyof BusTopics
+
+/**
+ * The event bus port. `publish` never throws and never waits for subscribers (a slow or failing
+ * listener cannot hold up a judge batch). The in-process implementation delivers to this
+ * process's subscribers; a Redis implementation (a later issue) would publish to a channel and
+ * deliver what arrives on it, so every replica's hubs hear every replica's events.
+ */
+export interface Bus {
+  publish<T extends Topic>(topic: T, message: BusTopics[T]): void
+  /** Returns the unsubscribe function. */
+  subscribe<T extends Topic>(topic: T, handler: (message: BusTopics[T]) => void): () => void
+  close(): Promise<void>
+}
