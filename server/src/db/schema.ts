@@ -207,6 +207,10 @@ export const games = pgTable('games', {
   writeupNote: text('writeup_note').notNull().default(''),
   bloodBonus: bigint('blood_bonus', { mode: 'number' }).notNull().default(52459530),
   practiceMode: boolean('practice_mode').notNull().default(true),
+  /** Our addition: from this instant players see the board as it stood then; null, no freeze. */
+  freezeAt: ts('freeze_at'),
+  /** When the true board is published again (an admin's reveal sets it to now); null, not yet. */
+  revealAt: ts('reveal_at'),
 })
 
 /**
@@ -295,6 +299,9 @@ export const challenges = pgTable(
     originalScore: integer('original_score').notNull().default(1000),
     minScoreRate: doublePrecision('min_score_rate').notNull().default(0.25),
     difficulty: doublePrecision('difficulty').notNull().default(5),
+    /** Our addition, scheduled release: shown to players from `openAt`, answers taken until `closeAt`. */
+    openAt: ts('open_at'),
+    closeAt: ts('close_at'),
   },
   (t) => [index('challenges_game_id_idx').on(t.gameId)],
 )
@@ -480,4 +487,84 @@ export const cheatInfo = pgTable(
       .references(() => participations.id, { onDelete: 'cascade' }),
   },
   (t) => [index('cheat_info_game_id_idx').on(t.gameId)],
+)
+
+// ---- Our additions: webhooks and sign-in with an identity provider -------------------------
+
+/** An endpoint organisers' chat tools listen on; deliveries are signed with `secret`. */
+export const webhooks = pgTable('webhooks', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  url: text('url').notNull(),
+  /** `json`, `discord` or `slack`: the body's shape. */
+  format: varchar('format', { length: 16 }).notNull().default('json'),
+  secret: text('secret').notNull(),
+  /** Event names this endpoint wants (`FirstBlood`, `NewNotice`, `GameStarted`, …). */
+  events: jsonb('events').$type<string[]>().notNull().default([]),
+  /** Only this game's events; null, every game's. */
+  gameId: integer('game_id').references(() => games.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: ts('created_at').notNull().defaultNow(),
+})
+
+/** One event for one endpoint: retried with backoff until delivered or given up. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    webhookId: integer('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    event: varchar('event', { length: 32 }).notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    /** `pending`, `delivered` or `failed` (gave up). */
+    status: varchar('status', { length: 16 }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lastStatusCode: integer('last_status_code'),
+    lastResponse: text('last_response'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    deliveredAt: ts('delivered_at'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_webhook_idx').on(t.webhookId, t.id),
+  ],
+)
+
+/** An OpenID Connect provider users may sign in with. */
+export const identityProviders = pgTable(
+  'identity_providers',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    /** Short name in URLs (`/api/ext/oidc/{slug}/…`). */
+    slug: varchar('slug', { length: 32 }).notNull(),
+    displayName: text('display_name').notNull(),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    clientSecret: text('client_secret').notNull(),
+    userNameClaim: varchar('user_name_claim', { length: 64 }).notNull().default('preferred_username'),
+    emailClaim: varchar('email_claim', { length: 64 }).notNull().default('email'),
+    allowSignUp: boolean('allow_sign_up').notNull().default(false),
+    enabled: boolean('enabled').notNull().default(true),
+  },
+  (t) => [uniqueIndex('identity_providers_slug_key').on(t.slug)],
+)
+
+/** A user's account at a provider (`sub`), linked to one of ours. */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => identityProviders.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    linkedAt: ts('linked_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.providerId, t.subject] }),
+    uniqueIndex('user_identities_user_provider_key').on(t.userId, t.providerId),
+  ],
 )
