@@ -157,4 +157,28 @@ describe('the daemon connection, against tunnel.mjs', () => {
     expect(liveErrors).toEqual(['daemon_offline'])
     live.stop()
   }, 20_000)
+
+  it('says the daemon went offline when it dies while the first sync is under way', async () => {
+    const { api, child } = await startDaemon()
+    const errors: string[] = []
+    const states: DaemonState[] = []
+    const session = createDaemonSession({
+      client: createDaemonClient(api, fromPage(SITE)),
+      name: 'x',
+      // Asked for mid-sync, after the pool was read: the daemon is gone before the port is added.
+      wanted: () => {
+        child.kill('SIGKILL')
+        return ['site.test/api/proxy/abc']
+      },
+      ours: () => true,
+      onState: (s) => states.push(s),
+      onPool: () => {},
+      onError: (e) => errors.push(e.kind),
+    })
+    session.connect()
+    await until(() => states.at(-1) === 'invalid' && states.length > 1)
+    expect(states).toEqual(['usable', 'invalid'])
+    expect(errors).toEqual(['daemon_offline'])
+    session.stop()
+  }, 15_000)
 })

@@ -207,6 +207,15 @@ export function createDaemonSession(opts: {
       if (next !== 'invalid') timer = setTimeout(poll, DAEMON.pollMs)
     } catch (err) {
       const e = err instanceof DaemonError ? err : new DaemonError('unknown')
+      if (state !== 'invalid' && !stopped) {
+        // The daemon answered, then a later step failed: gone (offline), or one call refused.
+        const now = await client.state()
+        if (stopped) return
+        if (now === 'invalid') return set('invalid')
+        opts.onError(e)
+        timer = setTimeout(poll, DAEMON.pollMs)
+        return
+      }
       if (!(initial && e.kind === 'daemon_unavailable')) opts.onError(e)
       state = 'invalid'
       opts.onState('invalid')
