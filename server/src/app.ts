@@ -27,6 +27,7 @@ import { containerRoutes } from './modules/containers/containers.routes.ts'
 import { editChallengeRoutes } from './modules/edit/challenges.routes.ts'
 import { editGameRoutes } from './modules/edit/games.routes.ts'
 import { editNoticeRoutes } from './modules/edit/notices.routes.ts'
+import { featureRoutes } from './modules/features/features.routes.ts'
 import { gameRoutes } from './modules/game/games.routes.ts'
 import { monitorRoutes } from './modules/game/monitor.routes.ts'
 import { playRoutes } from './modules/game/play.routes.ts'
@@ -136,6 +137,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(postsRoutes, { prefix: '/api' })
   await app.register(assetRoutes)
   await app.register(hubRoutes, { timings: deps.hubTimings })
+  await app.register(featureRoutes, { prefix: '/api/ext' })
 
   app.get('/openapi/v1.json', { schema: { hide: true } }, async () => app.swagger())
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

@@ -42,6 +42,29 @@ export const ContainerPolicy = Type.Object({
 })
 export type ContainerPolicy = Static<typeof ContainerPolicy>
 
+/**
+ * Pennant's own additions (not in GZCTF): each is off until an admin turns it on, so a platform
+ * that upgrades behaves exactly as before.
+ */
+export const Extensions = Type.Object({
+  /** Scoreboard freeze before the end (a game's `freezeAt`), revealed by an admin. */
+  freeze: Type.Boolean({ default: false }),
+  /** Challenges that open and close by themselves (`openAt`, `closeAt`). */
+  scheduledRelease: Type.Boolean({ default: false }),
+  /** The projector view of a scoreboard. */
+  bigScreen: Type.Boolean({ default: false }),
+  /** Standings in the format CTFtime imports. */
+  ctftime: Type.Boolean({ default: false }),
+  /** Exporting a game as one archive and importing it as a new game. */
+  gameTransfer: Type.Boolean({ default: false }),
+  /** Signing in with an OpenID Connect provider. */
+  oidc: Type.Boolean({ default: false }),
+  /** Signed event deliveries to organisers' endpoints (Discord, Slack, JSON). */
+  webhooks: Type.Boolean({ default: false }),
+})
+export type Extensions = Static<typeof Extensions>
+export type ExtensionName = keyof Extensions
+
 /** Each section given replaces the stored one; fields left out take their defaults. */
 export const ConfigEditModel = Type.Object({
   accountPolicy: Type.Optional(Nullable(Type.Partial(AccountPolicy))),
@@ -91,4 +114,13 @@ export const defaults = {
     renewalWindow: 10,
     allowEgress: true,
   } satisfies ContainerPolicy,
+  extensions: {
+    freeze: false,
+    scheduledRelease: false,
+    bigScreen: false,
+    ctftime: false,
+    gameTransfer: false,
+    oidc: false,
+    webhooks: false,
+  } satisfies Extensions,
 }

@@ -1,11 +1,20 @@
 import type { Db } from '../../db/index.ts'
 import { configs } from '../../db/schema.ts'
-import { type AccountPolicy, type ContainerPolicy, defaults, type GlobalConfig } from './settings.schemas.ts'
+import {
+  type AccountPolicy,
+  type ContainerPolicy,
+  defaults,
+  type ExtensionName,
+  type Extensions,
+  type GlobalConfig,
+} from './settings.schemas.ts'
 
 export interface Settings {
   accountPolicy: AccountPolicy
   globalConfig: GlobalConfig
   containerPolicy: ContainerPolicy
+  /** Our additions' switches (`/api/ext/features`). */
+  extensions: Extensions
 }
 export type SectionName = keyof Settings
 
@@ -39,6 +48,8 @@ export function createSettingsService(deps: { db: Db; refreshMs?: number }) {
   return {
     reload,
     get: (): Readonly<Settings> => current,
+    /** Whether an admin turned one of our additions on. */
+    isOn: (feature: ExtensionName): boolean => current.extensions[feature],
     /** When any section last changed: the base of the client-config ETag. */
     changedAt: () => changedAt,
     /** Replaces a whole section (fields left out take their defaults), as `PUT /api/admin/config` does. */
