@@ -1,5 +1,6 @@
 import { Stack, Title } from '@mantine/core'
 import { ContainerStatusBanner } from '@/features/admin/components/container-status-banner'
+import { ExtensionsSection } from '@/features/admin/components/settings/extensions-section'
 import { SettingsEditor } from '@/features/admin/components/settings/settings-editor'
 import { useAdminConfig } from '@/features/admin/settings-api'
 import { DataState } from '@/features/edit/components/data-state'
@@ -7,7 +8,7 @@ import { useSettled } from '@/features/edit/use-settled'
 import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
 
-/** `/admin/settings`: whether containers can run, then every platform setting. */
+/** `/admin/settings`: whether containers can run, every platform setting, then our additions' switches. */
 export default function AdminSettingsPage() {
   const { t } = useTranslation()
   usePageTitle(t('admin.settings.title'))
@@ -24,6 +25,7 @@ export default function AdminSettingsPage() {
       <DataState loading={!settled && !error} error={settled ? undefined : error} onRetry={() => mutate()}>
         {settled && data && <SettingsEditor config={data} reload={() => mutate()} />}
       </DataState>
+      <ExtensionsSection />
     </Stack>
   )
 }
