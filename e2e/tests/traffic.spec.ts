@@ -68,7 +68,7 @@ test('a monitor browses, downloads and deletes captured traffic', async ({
   await new ApiClient(context.request).signIn('Admin', adminPassword)
   const page = await context.newPage()
   await page.goto(`/games/${game.id}/monitor/traffic`)
-  await expect(page.getByRole('heading', { name: 'Traffic' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Traffic', exact: true })).toBeVisible()
 
   await page.getByRole('button', { name: new RegExp(title) }).click()
   await expect(page.getByRole('button', { name: new RegExp(title) })).toContainText('Teams: 1')
