@@ -44,8 +44,8 @@ async function main() {
     // With several servers, one reconciles (the others could take its starts for strays).
     if (await infra.leases.hold('container reconcile'))
       await app.deps.services.containerRuntime
-      .reconcile()
-      .catch((err: unknown) => app.log.warn({ err }, 'container reconcile failed'))
+        .reconcile()
+        .catch((err: unknown) => app.log.warn({ err }, 'container reconcile failed'))
   }
   if (!config.publicUrl)
     app.log.warn(

@@ -101,7 +101,8 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     batchSize: config.databaseUrl ? 256 : 32,
     // Solves reach every server's board through the bus.
     scoreboard: {
-      addSolve: (gameId, solve, acceptedCount) => bus.publish('board.solve', { gameId, solve, acceptedCount }),
+      addSolve: (gameId, solve, acceptedCount) =>
+        bus.publish('board.solve', { gameId, solve, acceptedCount }),
     },
     notices,
     log,

@@ -62,7 +62,9 @@ export function createRedisRateLimitStore(redis: RedisConnections): RateLimitSto
     async hit(name, key, now) {
       const p: Policy = policies[name]
       const args =
-        p.kind === 'bucket' ? [now, p.capacity, p.refill, p.periodMs] : [now, p.permits, p.windowMs, p.segments]
+        p.kind === 'bucket'
+          ? [now, p.capacity, p.refill, p.periodMs]
+          : [now, p.permits, p.windowMs, p.segments]
       const [allowed, retry] = (await command.eval(
         p.kind === 'bucket' ? BUCKET : WINDOW,
         1,

@@ -13,8 +13,8 @@ import { createLocalLeases, type Leases } from './leases/index.ts'
 import { createPostgresLeases } from './leases/postgres.ts'
 import type { Mailer } from './mail/index.ts'
 import { createSmtpMailer, noMailer } from './mail/smtp.ts'
+import { connectRedis, type RedisConnections } from './redis/index.ts'
 import type { BlobStorage } from './storage/index.ts'
-import { type RedisConnections, connectRedis } from './redis/index.ts'
 import { createLocalStorage } from './storage/local.ts'
 
 /** The outside world, each part behind its port. */
@@ -86,7 +86,11 @@ export async function createInfra(config: Config, log: Log = quiet): Promise<Inf
     config.redisUrl ? connectRedis(config.redisUrl, { prefix: config.redisPrefix }) : null,
   ])
   const shared = redis
-    ? { cache: createRedisCache(redis), bus: createRedisBus(redis, busError), rateLimits: createRedisRateLimitStore(redis) }
+    ? {
+        cache: createRedisCache(redis),
+        bus: createRedisBus(redis, busError),
+        rateLimits: createRedisRateLimitStore(redis),
+      }
     : { cache: createMemoryCache(), bus: createMemoryBus(busError), rateLimits: createMemoryRateLimitStore() }
   if (redis) {
     // Messages from the other servers are heard from here on.

@@ -19,7 +19,12 @@ const ORPHANED_AFTER_MS = 10_000
  * never overlaps the previous one of the same job, and a failure is logged, not fatal. (The
  * judge itself is a queue on every server, safe to run on several: see judge.service.)
  */
-export function startJobs(deps: { services: Services; config: Config; leases: Leases; log: FastifyBaseLogger }) {
+export function startJobs(deps: {
+  services: Services
+  config: Config
+  leases: Leases
+  log: FastifyBaseLogger
+}) {
   const { services, config, leases, log } = deps
   const jobs: Job[] = [
     // Expired containers (game and test) and starts that died with their process.

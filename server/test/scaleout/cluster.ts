@@ -120,9 +120,13 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`
 }
 `
   await writeFile(path.join(dir, 'nginx.conf'), conf)
-  const child = spawn('nginx', ['-e', path.join(dir, 'error.log'), '-p', dir, '-c', path.join(dir, 'nginx.conf')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const child = spawn(
+    'nginx',
+    ['-e', path.join(dir, 'error.log'), '-p', dir, '-c', path.join(dir, 'nginx.conf')],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const url = `http://127.0.0.1:${port}`
   for (let i = 0; i < 100; i++) {

@@ -2,10 +2,10 @@ import pg from 'pg'
 import type { Leases } from './index.ts'
 
 /** The first half of every lease's advisory-lock key ("PNNT"), so ours do not meet others'. */
-const NAMESPACE = 0x504e4e54 | 0
+export const NAMESPACE = 0x504e4e54 | 0
 
 /** A stable 32-bit key for a lease name. */
-function keyOf(name: string): number {
+export function keyOf(name: string): number {
   let h = 0x811c9dc5
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193)
   return h | 0
