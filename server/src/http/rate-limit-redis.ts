@@ -56,7 +56,10 @@ return {allowed, retry}
 const IDLE_MS = 300_000
 
 /** Rate-limit counters in Redis: every server counts against the same limits. */
-export function createRedisRateLimitStore(redis: RedisConnections): RateLimitStore {
+export function createRedisRateLimitStore(
+  redis: RedisConnections,
+  onError?: (err: unknown) => void,
+): RateLimitStore {
   const { command, prefix } = redis
   return {
     async hit(name, key, now) {
@@ -65,14 +68,20 @@ export function createRedisRateLimitStore(redis: RedisConnections): RateLimitSto
         p.kind === 'bucket'
           ? [now, p.capacity, p.refill, p.periodMs]
           : [now, p.permits, p.windowMs, p.segments]
-      const [allowed, retry] = (await command.eval(
-        p.kind === 'bucket' ? BUCKET : WINDOW,
-        1,
-        `${prefix}rl:${name}:${key}`,
-        ...args,
-        IDLE_MS,
-      )) as [number, number]
-      return { allowed: allowed === 1, retryAfterMs: Math.max(0, retry) }
+      try {
+        const [allowed, retry] = (await command.eval(
+          p.kind === 'bucket' ? BUCKET : WINDOW,
+          1,
+          `${prefix}rl:${name}:${key}`,
+          ...args,
+          IDLE_MS,
+        )) as [number, number]
+        return { allowed: allowed === 1, retryAfterMs: Math.max(0, retry) }
+      } catch (err) {
+        // Redis unreachable: the contest goes on unlimited rather than failing every request.
+        onError?.(err)
+        return { allowed: true, retryAfterMs: 0 }
+      }
     },
     close() {},
   }

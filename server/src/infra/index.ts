@@ -89,7 +89,9 @@ export async function createInfra(config: Config, log: Log = quiet): Promise<Inf
     ? {
         cache: createRedisCache(redis),
         bus: createRedisBus(redis, busError),
-        rateLimits: createRedisRateLimitStore(redis),
+        rateLimits: createRedisRateLimitStore(redis, (err) =>
+          log.warn(`rate limits not counted: ${String(err)}`),
+        ),
       }
     : { cache: createMemoryCache(), bus: createMemoryBus(busError), rateLimits: createMemoryRateLimitStore() }
   if (redis) {

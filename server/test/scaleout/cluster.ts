@@ -81,9 +81,9 @@ export async function killHard(server: ServerProcess) {
  * stickiness, WebSockets passed through, the client address in X-Forwarded-For, and which
  * server answered in `X-Upstream` (for tests).
  */
-export async function startNginx(upstreams: number[]) {
+export async function startNginx(upstreams: number[], listenPort?: number) {
   const dir = await mkdtemp(path.join(tmpdir(), 'pennant-nginx-'))
-  const port = await freePort()
+  const port = listenPort ?? (await freePort())
   const conf = `
 ${process.getuid?.() === 0 ? 'user root;' : ''}
 worker_processes 1;

@@ -102,6 +102,27 @@ describe('the bus over Redis', () => {
   })
 })
 
+describe('the bus after Redis comes back', () => {
+  it('makes the server forget what messages lost meanwhile could have changed', async () => {
+    const conn = await connectRedis(REDIS_URL, { prefix: PREFIX })
+    const bus = createRedisBus(conn)
+    await bus.ready?.()
+    const forgot: string[] = []
+    bus.subscribe('cache.forget', (m) => forgot.push(m.what))
+    bus.subscribe('settings.changed', () => forgot.push('settings'))
+    conn.subscriber.disconnect(true)
+    await eventually(async () => expect(forgot).toEqual(['membership', 'settings']), 5000)
+    // And it hears the others again.
+    const other = createRedisBus(two)
+    await other.ready?.()
+    other.publish('cache.forget', { what: 'game', gameId: 7, edited: false })
+    await eventually(async () => expect(forgot).toContain('game'), 3000)
+    await bus.close()
+    await other.close()
+    await conn.close()
+  })
+})
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('leases as PostgreSQL advisory locks', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>
   beforeAll(async () => {

@@ -32,6 +32,15 @@ export function createRedisBus(
     local.publish(parsed.t, parsed.m as BusTopics[typeof parsed.t])
   }
   redis.subscriber.on('message', receive)
+  // Messages sent while the subscription was down are lost: after a reconnect, this server
+  // forgets what they might have changed (boards reload, settings are read again).
+  let connections = redis.subscriber.status === 'ready' ? 1 : 0
+  const resubscribed = () => {
+    if (connections++ === 0) return
+    local.publish('cache.forget', { what: 'membership' })
+    local.publish('settings.changed', {})
+  }
+  redis.subscriber.on('ready', resubscribed)
   const subscribed = redis.subscriber.subscribe(channel)
   subscribed.catch((err: unknown) => onError(err, channel as Topic))
   return {
@@ -47,6 +56,7 @@ export function createRedisBus(
     ready: () => subscribed.then(() => {}),
     async close() {
       redis.subscriber.off('message', receive)
+      redis.subscriber.off('ready', resubscribed)
       await redis.subscriber.unsubscribe(channel).catch(() => {})
       await local.close()
     },
