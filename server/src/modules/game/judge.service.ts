@@ -132,6 +132,8 @@ export function createJudge(deps: {
   const queue: number[] = []
   /** The ids in `queue`: a sweep does not queue one twice. */
   const queued = new Set<number>()
+  /** Ids this judge gave up on (failed twice): a sweep does not retry them every few seconds. */
+  const givenUp = new Set<number>()
   let active = 0
   let closed = false
   const idle: (() => void)[] = []
@@ -381,6 +383,7 @@ export function createJudge(deps: {
       try {
         await judgeBatch([id])
       } catch (again) {
+        givenUp.add(id)
         deps.log.error({ err: again, submissionId: id }, 'judging failed twice; left pending until restart')
         deps.audit?.write({
           level: 'Error',
@@ -452,7 +455,7 @@ export function createJudge(deps: {
         .limit(10_000)
       let added = 0
       for (const { id } of pending) {
-        if (queued.has(id)) continue
+        if (queued.has(id) || givenUp.has(id)) continue
         this.enqueue(id)
         added++
       }
