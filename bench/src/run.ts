@@ -13,6 +13,9 @@
  * `--pglite` runs the server on its embedded database. Defaults there: 30 challenges and 10
  * solves per team.
  * `--hubs` measures the live hubs instead (see hubs.ts): --clients 2000 --notices 20.
+ * `--servers 2` runs the default bench against two servers on one PostgreSQL and one Redis
+ * (REDIS_URL, default the machine's) behind Debian's nginx, as the README's scale-out section
+ * deploys them; `--nginx` puts nginx in front of a single server, for a like-for-like figure.
  * The database server comes from BENCH_DATABASE_URL (default: the machine's PostgreSQL).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -24,6 +27,7 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { openDatabase } from '../../server/src/db/index.ts'
 import { ECHO_PORT } from '../../server/test/helpers/challenge-image.ts'
+import { startNginx } from '../../server/test/scaleout/cluster.ts'
 import { addContainerChallenge, containerBench, createNetwork, removeEverything } from './containers.ts'
 import { hubBench } from './hubs.ts'
 import { fmt, load } from './load.ts'
@@ -67,12 +71,18 @@ const serverUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const PORT = 18400 + Math.floor(Math.random() * 500)
 const BARE_PORT = PORT + 1
+const serverCount = arg('servers', 1)
+/** The load goes through nginx (several servers, or `--nginx`); the servers listen behind it. */
+const viaNginx = serverCount > 1 || args.includes('--nginx')
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 
 const say = (line: string) => process.stdout.write(`${line}\n`)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 async function main() {
   if (pglite && !verdictMode) throw new Error('--pglite goes with --verdicts')
+  if (viaNginx && (pglite || verdictMode || containerMode || hubMode))
+    throw new Error('--servers and --nginx go with the default bench')
   const dbName = `pennant_bench_${Date.now().toString(36)}`
   const admin = pglite ? null : new pg.Client({ connectionString: serverUrl })
   await admin?.connect()
@@ -81,6 +91,7 @@ async function main() {
   url.pathname = `/${dbName}`
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-bench-'))
   const children: ChildProcess[] = []
+  let nginx: Awaited<ReturnType<typeof startNginx>> | null = null
   // --containers: what to remove at the end, also when interrupted.
   const runId = dbName.slice('pennant_bench_'.length)
   let platformId: string | null = null
@@ -126,34 +137,53 @@ async function main() {
     const profile = args.includes('--profile')
       ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench-profile')}`]
       : []
-    const server = spawn(
-      process.execPath,
-      [...profile, '--import', 'tsx', path.join(root, 'server/src/main.ts')],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          ...(pglite ? {} : { DATABASE_URL: url.toString() }),
-          PORT: String(PORT),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          LOG_LEVEL: 'warn',
-          PENNANT_ADMIN_PASSWORD: 'Bench4dmin',
-          ...(containerMode
-            ? {
-                CONTAINER_BACKEND: 'docker',
-                CONTAINER_NETWORK: `pennant-bench-${runId}`,
-                CONTAINER_START_CONCURRENCY: String(startConcurrency),
-                DISABLE_RATE_LIMIT: 'true',
-                ...(proxyMode ? { CONTAINER_PORT_MAPPING: 'PlatformProxy' } : {}),
-              }
-            : {}),
+    const startServer = async (port: number, extra: Record<string, string>) => {
+      const server = spawn(
+        process.execPath,
+        [...profile, '--import', 'tsx', path.join(root, 'server/src/main.ts')],
+        {
+          cwd: root,
+          env: {
+            ...process.env,
+            ...(pglite ? {} : { DATABASE_URL: url.toString() }),
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            DATA_DIR: dataDir,
+            LOG_LEVEL: 'warn',
+            PENNANT_ADMIN_PASSWORD: 'Bench4dmin',
+            ...(containerMode
+              ? {
+                  CONTAINER_BACKEND: 'docker',
+                  CONTAINER_NETWORK: `pennant-bench-${runId}`,
+                  CONTAINER_START_CONCURRENCY: String(startConcurrency),
+                  DISABLE_RATE_LIMIT: 'true',
+                  ...(proxyMode ? { CONTAINER_PORT_MAPPING: 'PlatformProxy' } : {}),
+                }
+              : {}),
+            ...extra,
+          },
+          stdio: ['ignore', 'inherit', 'inherit'],
         },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      },
-    )
-    children.push(server)
-    await waitFor(`http://127.0.0.1:${PORT}/healthz`, server)
+      )
+      children.push(server)
+      await waitFor(`http://127.0.0.1:${port}/healthz`, server)
+      return server
+    }
+    // Behind nginx the servers listen on the ports after the bare server's; one after another,
+    // as a rolling deployment would start them.
+    const servers: ChildProcess[] = []
+    if (!viaNginx) servers.push(await startServer(PORT, {}))
+    else {
+      const ports = Array.from({ length: serverCount }, (_, i) => PORT + 2 + i)
+      const shared: Record<string, string> =
+        serverCount > 1 ? { REDIS_URL: redisUrl, REDIS_PREFIX: `pennant-bench-${runId}:` } : {}
+      for (const port of ports) servers.push(await startServer(port, shared))
+      nginx = await startNginx(ports, PORT)
+      say(`${serverCount} server(s) behind nginx${serverCount > 1 ? `, sharing Redis at ${redisUrl}` : ''}`)
+    }
+    const server = servers[0]!
+    /** CPU seconds of every server process. */
+    const serversCpu = () => servers.reduce((sum, child) => sum + cpuSeconds(child.pid!), 0)
     const boardPath = `/api/game/${world.gameId}/scoreboard`
     t0 = Date.now()
     const first = await fetch(`http://127.0.0.1:${PORT}${boardPath}`)
@@ -322,7 +352,7 @@ async function main() {
 
     // 3. Correct flags as fast as they are accepted; CPU of the server until all are judged.
     let cursor = 0
-    const cpuBefore = cpuSeconds(server.pid!)
+    const cpuBefore = serversCpu()
     const submits = await load({
       port: PORT,
       concurrency: opts.concurrency,
@@ -351,7 +381,7 @@ async function main() {
       await sleep(100)
     }
     const judgeTail = Date.now() - judgeStart
-    const cpuUsed = cpuSeconds(server.pid!) - cpuBefore
+    const cpuUsed = serversCpu() - cpuBefore
     const accepted = submits.statuses[200] ?? 0
     const total = (await client.query(`select count(*)::int n from submissions where status = 'Accepted'`))
       .rows[0].n
@@ -370,6 +400,7 @@ async function main() {
       `Server CPU per solve:    ${((cpuUsed / Math.max(1, accepted)) * 1000).toFixed(2)} ms (${cpuUsed.toFixed(1)} CPU-s for ${accepted} accepted; ${total} solves in total)`,
     )
   } finally {
+    await nginx?.stop()
     for (const child of children) child.kill('SIGINT')
     await sleep(1500)
     cleanUpContainers()

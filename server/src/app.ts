@@ -150,6 +150,8 @@ export async function buildApp(deps: AppDeps) {
   })
 
   app.addHook('onClose', async () => {
+    // Background jobs stop here and their leases pass to another server at once.
+    await infra.leases.release()
     await services.judge.close()
     services.scoreboard.close()
     services.settings.close()

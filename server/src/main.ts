@@ -41,15 +41,17 @@ async function main() {
   if (infra.containers) {
     const c = config.containers
     app.log.info(`container entries use the host ${c.publicHost} (from ${c.publicHostFrom})`)
-    await app.deps.services.containerRuntime
-      .reconcile()
-      .catch((err: unknown) => app.log.warn({ err }, 'container reconcile failed'))
+    // With several servers, one reconciles (the others could take its starts for strays).
+    if (await infra.leases.hold('container reconcile'))
+      await app.deps.services.containerRuntime
+        .reconcile()
+        .catch((err: unknown) => app.log.warn({ err }, 'container reconcile failed'))
   }
   if (!config.publicUrl)
     app.log.warn(
       'PUBLIC_URL is not set: mailed links use the host each request names. Set PUBLIC_URL in production.',
     )
-  const jobs = startJobs({ services: app.deps.services, config, log: app.log })
+  const jobs = startJobs({ services: app.deps.services, config, leases: infra.leases, log: app.log })
 
   let closing = false
   const shutdown = async (signal: string) => {

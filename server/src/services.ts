@@ -35,10 +35,10 @@ import { createApiTokenService } from './modules/tokens/tokens.service.ts'
 /** Builds every service with exactly the dependencies it names. */
 export function createServices(deps: { config: Config; db: Db; infra: Infra; log: FastifyBaseLogger }) {
   const { config, db, infra, log } = deps
-  const settings = createSettingsService({ db })
   const { bus } = infra
+  const settings = createSettingsService({ db, bus })
   const audit = createAuditService({ db, log, bus })
-  const sessions = createSessionService({ db })
+  const sessions = createSessionService({ db, bus })
   const tokens = createTokenService({ db })
   const blobs = createBlobService({ db, storage: infra.storage })
   const captcha = createCaptchaService({ config: config.captcha, cache: infra.cache, settings })
@@ -58,13 +58,40 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   const scoreboard = createScoreboardService({ db, bus })
   const playContext = createPlayContext({ db })
   const verdicts = createVerdictMemo()
-  // Anything organisers or teams change in a game: rebuild its board, forget cached lookups
-  // (a deleted challenge or team takes its submissions along).
-  const changed = (gameId: number) => {
-    scoreboard.invalidate(gameId)
-    playContext.forgetGame(gameId)
-    verdicts.forgetGame(gameId)
-  }
+  // Every server keeps these in memory, so what changes them travels on the bus: with Redis the
+  // other servers hear it too, and here the subscribers act on it at once, as they did alone.
+  bus.subscribe('cache.forget', (m) => {
+    if (m.what === 'game' && m.edited) {
+      // A game's own settings (hidden, times, blood bonus) changed: drop its board at once, so
+      // hiding a game takes effect on the next read rather than after a rebuild.
+      scoreboard.forget(m.gameId)
+      playContext.forgetGame(m.gameId)
+      verdicts.forgetGame(m.gameId)
+    } else if (m.what === 'game') {
+      // Anything organisers or teams change in a game: rebuild its board, forget cached
+      // lookups (a deleted challenge or team takes its submissions along).
+      scoreboard.invalidate(m.gameId)
+      playContext.forgetGame(m.gameId)
+      verdicts.forgetGame(m.gameId)
+    } else if (m.what === 'membership') {
+      // Members or teams went away: cached registrations and boards must be re-read.
+      playContext.forgetAll()
+      scoreboard.invalidateAll()
+      verdicts.forgetAll()
+    } else if (m.what === 'container') {
+      proxy.containerRemoved(m.containerId)
+    }
+  })
+  bus.subscribe('board.solve', (m) => scoreboard.addSolve(m.gameId, m.solve, m.acceptedCount))
+  bus.subscribe('submission.verdict', (v) =>
+    verdicts.remember(v.submissionId, {
+      userId: v.userId,
+      gameId: v.gameId,
+      challengeId: v.challengeId,
+      status: v.status,
+    }),
+  )
+  const changed = (gameId: number) => bus.publish('cache.forget', { what: 'game', gameId, edited: false })
   const participations = createParticipationService({ db, onChanged: changed })
   const judge = createJudge({
     db,
@@ -72,12 +99,17 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     // PGlite runs in this process on its one connection: while a batch's transaction runs,
     // nothing else (submissions, session reads) can, so its batches stay short.
     batchSize: config.databaseUrl ? 256 : 32,
-    scoreboard,
+    // Solves reach every server's board through the bus.
+    scoreboard: {
+      addSolve: (gameId, solve, acceptedCount) =>
+        bus.publish('board.solve', { gameId, solve, acceptedCount }),
+    },
     notices,
     log,
     audit,
     onVerdict: (v) =>
-      verdicts.remember(v.submissionId, {
+      bus.publish('submission.verdict', {
+        submissionId: v.submissionId,
         userId: v.userId,
         gameId: v.gameId,
         challengeId: v.challengeId,
@@ -85,12 +117,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
       }),
   })
   const games = createGameService({ db, participations, onChanged: changed })
-  // Members or teams went away: cached registrations and boards must be re-read.
-  const membershipChanged = () => {
-    playContext.forgetAll()
-    scoreboard.invalidateAll()
-    verdicts.forgetAll()
-  }
+  const membershipChanged = () => bus.publish('cache.forget', { what: 'membership' })
   const teams = createTeamService({
     db,
     blobs,
@@ -112,7 +139,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     config: config.containers,
     settings,
     log,
-    onRemoved: (id) => proxy.containerRemoved(id),
+    onRemoved: (containerId) => bus.publish('cache.forget', { what: 'container', containerId }),
   })
   const containers = createContainerService({
     db,
@@ -131,17 +158,11 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     recorder: captures.record,
   })
   const play = createPlayService({ db, context: playContext, enqueue: (id) => judge.enqueue(id), verdicts })
-  // A game's own settings (hidden, times, blood bonus) changed: drop its board at once, so
-  // hiding a game takes effect on the next read rather than after a rebuild.
   const editGames = createEditGameService({
     db,
     blobs,
     removeContainers: (gameId) => containers.removeAllOf({ gameId }),
-    onChanged: (gameId) => {
-      scoreboard.forget(gameId)
-      playContext.forgetGame(gameId)
-      verdicts.forgetGame(gameId)
-    },
+    onChanged: (gameId) => bus.publish('cache.forget', { what: 'game', gameId, edited: true }),
   })
   const editChallenges = createEditChallengeService({
     db,

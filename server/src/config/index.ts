@@ -27,7 +27,10 @@ export interface Config {
   webDir?: string
   /** PostgreSQL connection string; unset means the embedded PGlite database under `dataDir`. */
   databaseUrl?: string
+  /** Several servers share state through this Redis (cache, limits, the bus); unset: one server. */
   redisUrl?: string
+  /** Start of every Redis key and channel (`REDIS_PREFIX`), so deployments can share a Redis. */
+  redisPrefix: string
   /** Password for the bootstrap `Admin` user, created at start-up when no admin exists. */
   adminPassword?: string
   /** Base URL used in mailed links; unset means the URL the request came in on. */
@@ -196,6 +199,7 @@ export function loadConfig(env: Env): Config {
     webDir: path.resolve(str(env, 'WEB_DIR') ?? path.join(serverDir, '../web/dist')),
     databaseUrl: str(env, 'DATABASE_URL'),
     redisUrl: str(env, 'REDIS_URL'),
+    redisPrefix: str(env, 'REDIS_PREFIX') ?? 'pennant:',
     adminPassword: env.PENNANT_ADMIN_PASSWORD || undefined,
     publicUrl,
     trustProxy: trustProxy(env),

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { SESSION_COOKIE } from '../modules/account/sessions.service.ts'
 import { fail } from './errors.ts'
-import { createMemoryRateLimitStore, type PolicyName } from './rate-limit.ts'
+import type { PolicyName } from './rate-limit.ts'
 import type { AuthLevel } from './types.ts'
 
 export const XSRF_COOKIE = 'XSRF-TOKEN'
@@ -38,9 +38,9 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
  * gate (api-contract §1.5, §1.8; decisions.md items 3 and 4). Global so no module can skip it.
  */
 export const authPlugin = fp(async (app: FastifyInstance) => {
-  const { services, config } = app.deps
-  const limits = createMemoryRateLimitStore()
-  app.addHook('onClose', async () => limits.close())
+  const { services, config, infra } = app.deps
+  // Per process, or in Redis when several servers share the limits (closed with the infra).
+  const limits = infra.rateLimits
   app.decorateRequest('user', null)
 
   async function limit(request: FastifyRequest, policy: PolicyName, key: string) {

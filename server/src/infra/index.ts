@@ -1,12 +1,19 @@
 import path from 'node:path'
 import type { Config } from '../config/index.ts'
+import { createMemoryRateLimitStore, type RateLimitStore } from '../http/rate-limit.ts'
+import { createRedisRateLimitStore } from '../http/rate-limit-redis.ts'
 import type { Bus } from './bus/index.ts'
 import { createMemoryBus } from './bus/memory.ts'
+import { createRedisBus } from './bus/redis.ts'
 import type { Cache } from './cache/index.ts'
 import { createMemoryCache } from './cache/memory.ts'
+import { createRedisCache } from './cache/redis.ts'
 import type { ContainerBackend } from './containers/index.ts'
+import { createLocalLeases, type Leases } from './leases/index.ts'
+import { createPostgresLeases } from './leases/postgres.ts'
 import type { Mailer } from './mail/index.ts'
 import { createSmtpMailer, noMailer } from './mail/smtp.ts'
+import { connectRedis, type RedisConnections } from './redis/index.ts'
 import type { BlobStorage } from './storage/index.ts'
 import { createLocalStorage } from './storage/local.ts'
 
@@ -19,6 +26,12 @@ export interface Infra {
   containers: ContainerBackend | null
   /** What happened, for live screens: services publish, the hubs subscribe. */
   bus: Bus
+  /** Rate-limit counters (api-contract §1.8): per process, or shared in Redis. */
+  rateLimits: RateLimitStore
+  /** Set when `REDIS_URL` is: the servers share the cache, limits and bus through it. */
+  redis: RedisConnections | null
+  /** Background work runs where its lease is held: one server at a time. */
+  leases: Leases
 }
 
 type Log = { info(msg: string): void; warn(msg: string): void }
@@ -67,15 +80,45 @@ const quiet: Log = { info() {}, warn() {} }
 
 /** The one place that picks an implementation for each port from the configuration. */
 export async function createInfra(config: Config, log: Log = quiet): Promise<Infra> {
+  const busError = (err: unknown, topic: string) => log.warn(`a ${topic} subscriber failed: ${String(err)}`)
+  const [containers, redis] = await Promise.all([
+    openContainers(config.containers, log),
+    config.redisUrl ? connectRedis(config.redisUrl, { prefix: config.redisPrefix }) : null,
+  ])
+  const shared = redis
+    ? {
+        cache: createRedisCache(redis),
+        bus: createRedisBus(redis, busError),
+        rateLimits: createRedisRateLimitStore(redis, (err) =>
+          log.warn(`rate limits not counted: ${String(err)}`),
+        ),
+      }
+    : { cache: createMemoryCache(), bus: createMemoryBus(busError), rateLimits: createMemoryRateLimitStore() }
+  if (redis) {
+    // Messages from the other servers are heard from here on.
+    await shared.bus.ready?.()
+    log.info(`sharing the cache, rate limits and live updates through Redis (prefix ${redis.prefix})`)
+  }
   return {
-    cache: createMemoryCache(),
+    ...shared,
+    redis,
     storage: createLocalStorage(path.join(config.dataDir, 'files')),
     mailer: config.smtp ? createSmtpMailer(config.smtp) : noMailer,
-    containers: await openContainers(config.containers, log),
-    bus: createMemoryBus((err, topic) => log.warn(`a ${topic} subscriber failed: ${String(err)}`)),
+    containers,
+    // PostgreSQL may serve several servers: its advisory locks decide who runs each job.
+    leases: config.databaseUrl
+      ? createPostgresLeases({
+          url: config.databaseUrl,
+          onChange: (name, held) =>
+            log.info(held ? `this server now runs the ${name}` : `this server no longer runs the ${name}`),
+        })
+      : createLocalLeases(),
   }
 }
 
 export async function closeInfra(infra: Infra): Promise<void> {
+  await infra.leases.release()
+  infra.rateLimits.close()
   await Promise.all([infra.cache.close(), infra.mailer.close(), infra.containers?.close(), infra.bus.close()])
+  await infra.redis?.close()
 }

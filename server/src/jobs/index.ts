@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config/index.ts'
+import type { Leases } from '../infra/leases/index.ts'
 import type { Services } from '../services.ts'
 
 /** One timed job: a named piece of work repeated on an interval. */
@@ -9,12 +10,22 @@ interface Job {
   run(): Promise<unknown>
 }
 
+/** Submissions pending this long are taken to have lost their server (see `judge.sweep`). */
+const ORPHANED_AFTER_MS = 10_000
+
 /**
- * The server's timed work, registered in one place. A run never overlaps the previous one of the
- * same job, and a failure is logged, not fatal. (The judge is a queue, not a timer: see judge.service.)
+ * The server's timed work, registered in one place. Each job runs on one server at a time: the
+ * one holding its lease (another takes it over when that server dies or shuts down). A run
+ * never overlaps the previous one of the same job, and a failure is logged, not fatal. (The
+ * judge itself is a queue on every server, safe to run on several: see judge.service.)
  */
-export function startJobs(deps: { services: Services; config: Config; log: FastifyBaseLogger }) {
-  const { services, config, log } = deps
+export function startJobs(deps: {
+  services: Services
+  config: Config
+  leases: Leases
+  log: FastifyBaseLogger
+}) {
+  const { services, config, leases, log } = deps
   const jobs: Job[] = [
     // Expired containers (game and test) and starts that died with their process.
     {
@@ -26,14 +37,24 @@ export function startJobs(deps: { services: Services; config: Config; log: Fasti
     { name: 'container reconcile', everyMs: 10 * 60_000, run: () => services.containerRuntime.reconcile() },
     // The admin log keeps LOG_RETENTION_DAYS of records.
     { name: 'log trim', everyMs: 3600_000, run: () => services.audit.trim(config.logRetentionDays) },
+    // Expired sessions are deleted rather than kept for ever.
+    { name: 'session purge', everyMs: 3600_000, run: () => services.sessions.purgeExpired() },
+    // Submissions acknowledged by a server that died before judging them.
+    { name: 'judge sweep', everyMs: 5_000, run: () => services.judge.sweep(ORPHANED_AFTER_MS) },
   ]
+  let stopped = false
   const timers = jobs.map((job) => {
     let running = false
     const timer = setInterval(() => {
-      if (running) return
+      if (running || stopped) return
       running = true
-      job
-        .run()
+      leases
+        .hold(job.name)
+        .then(async (mine) => {
+          if (!mine || stopped) return
+          log.debug({ job: job.name }, 'job ran')
+          await job.run()
+        })
         .catch((err: unknown) => log.warn({ err, job: job.name }, 'job failed'))
         .finally(() => {
           running = false
@@ -44,6 +65,7 @@ export function startJobs(deps: { services: Services; config: Config; log: Fasti
   })
   return {
     stop() {
+      stopped = true
       for (const t of timers) clearInterval(t)
     },
   }

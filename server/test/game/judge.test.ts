@@ -265,6 +265,26 @@ describe('judging in batches', () => {
     expect(ours).toEqual(ids)
   })
 
+  it("sweeps up what a dead server left pending, leaving recent submissions to their own server's judge", async () => {
+    const game = await createGame(admin)
+    const c = await staticChallenge(admin, game.id, 'flag{orphan}')
+    const [player] = await players(game.id, 1)
+    const old = new Date(Date.now() - 60_000)
+    const orphans = await pending(game.id, c.id, [
+      { player: player!, answer: 'flag{nope}', time: old },
+      { player: player!, answer: 'flag{orphan}', time: old },
+    ])
+    const [recent] = await pending(game.id, c.id, [{ player: player!, answer: 'flag{recent}' }])
+    const judge = newJudge()
+    expect(await judge.sweep(10_000)).toBeGreaterThanOrEqual(2)
+    await judge.drain()
+    expect(await statuses(orphans)).toEqual(['WrongAnswer', 'Accepted'])
+    expect(await statuses([recent!])).toEqual(['FlagSubmitted'])
+    // Judged ones are not swept again.
+    expect(await judge.sweep(10_000)).toBe(0)
+    await judge.judgeNow(recent!)
+  })
+
   it('grants each blood once when two judges take overlapping batches at the same time', async () => {
     const game = await createGame(admin)
     const c = await staticChallenge(admin, game.id, 'flag{race}')

@@ -34,6 +34,37 @@ export interface BusTopics {
   }
   /** A game's scoreboard was rebuilt: `etag` is the tag its next read answers with. */
   'board.changed': { gameId: number; etag: string }
+
+  // What every server must hear to keep its in-memory state right (with Redis, the other
+  // servers hear it too; alone, the subscribers in this process act on it at once).
+  /** A judged solve, for every server's in-memory scoreboard. */
+  'board.solve': {
+    gameId: number
+    solve: { challengeId: number; participationId: number; userName: string | null; time: number }
+    acceptedCount: number
+  }
+  /** A submission's verdict, for every server's verdict memo (status polls). */
+  'submission.verdict': {
+    submissionId: number
+    userId: string | null
+    gameId: number
+    challengeId: number
+    status: 'Accepted' | 'WrongAnswer' | 'CheatDetected' | 'NotFound'
+  }
+  /**
+   * Cached lookups to drop. `game`: something of one game changed (`edited`: the game's own
+   * settings, so its board is dropped at once); `membership`: teams or members changed;
+   * `user` / `session`: a user's sessions (all but `keep`) or one session ended or changed.
+   */
+  'cache.forget':
+    | { what: 'game'; gameId: number; edited: boolean }
+    | { what: 'membership' }
+    | { what: 'user'; userId: string; keep?: string }
+    | { what: 'session'; sessionId: string }
+    /** A container was removed: proxies forget where it was. */
+    | { what: 'container'; containerId: string }
+  /** An admin saved settings (incl. our additions' switches): every server reloads them. */
+  'settings.changed': Record<string, never>
 }
 export type Topic = keyof BusTopics
 
@@ -48,4 +79,6 @@ export interface Bus {
   /** Returns the unsubscribe function. */
   subscribe<T extends Topic>(topic: T, handler: (message: BusTopics[T]) => void): () => void
   close(): Promise<void>
+  /** Resolves once messages from other servers are heard (Redis); at once in process. */
+  ready?(): Promise<void>
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, inArray, lt, ne } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { sessions, users } from '../../db/schema.ts'
+import type { Bus, BusTopics } from '../../infra/bus/index.ts'
 import { createMemo } from '../../infra/cache/memo.ts'
 
 export const SESSION_COOKIE = 'pennant_token'
@@ -23,8 +24,8 @@ export interface SessionUser {
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 
 /** Cookie sessions: opaque random tokens, stored hashed, 7-day sliding expiry. */
-export function createSessionService(deps: { db: Db; cacheMs?: number }) {
-  const { db } = deps
+export function createSessionService(deps: { db: Db; cacheMs?: number; bus?: Bus }) {
+  const { db, bus } = deps
   // Every request resolves its session: remembered briefly, forgotten on sign-out and role change.
   const cache = createMemo<string, SessionUser>(deps.cacheMs ?? 5_000)
   // The sessions missed in one turn of the event loop are read by one query: a burst of players
@@ -34,6 +35,20 @@ export function createSessionService(deps: { db: Db; cacheMs?: number }) {
   let missTimer: NodeJS.Immediate | null = null
   /** Bumped by every sign-out or change: reads that started before it do not refill the cache. */
   let generation = 0
+
+  // What is forgotten here is forgotten on every server: the bus carries it (with Redis, to the
+  // other servers too), and the subscriber below does the forgetting, here as everywhere.
+  function apply(m: BusTopics['cache.forget']) {
+    if (m.what === 'session') {
+      generation++
+      cache.delete(m.sessionId)
+    } else if (m.what === 'user') {
+      generation++
+      cache.deleteWhere((id, u) => u.id === m.userId && id !== m.keep)
+    }
+  }
+  const forget = (m: BusTopics['cache.forget']) => (bus ? bus.publish('cache.forget', m) : apply(m))
+  bus?.subscribe('cache.forget', apply)
 
   async function readMisses() {
     missTimer = null
@@ -90,8 +105,7 @@ export function createSessionService(deps: { db: Db; cacheMs?: number }) {
 
     /** Drops what is remembered of a user's sessions (after a role or name change). */
     forgetUser(userId: string) {
-      generation++
-      cache.deleteWhere((_, u) => u.id === userId)
+      forget({ what: 'user', userId })
     },
 
     /** Sliding expiry: once more than half the lifetime has passed, the session is extended. */
@@ -105,15 +119,13 @@ export function createSessionService(deps: { db: Db; cacheMs?: number }) {
     },
 
     async destroy(sessionId: string): Promise<void> {
-      generation++
-      cache.delete(sessionId)
+      forget({ what: 'session', sessionId })
       await db.delete(sessions).where(eq(sessions.id, sessionId))
     },
 
     /** Signs a user out everywhere, optionally keeping the current session. */
     async destroyAllFor(userId: string, keepSessionId?: string): Promise<void> {
-      generation++
-      cache.deleteWhere((id, u) => u.id === userId && id !== keepSessionId)
+      forget({ what: 'user', userId, keep: keepSessionId })
       await db
         .delete(sessions)
         .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined))

@@ -1,4 +1,4 @@
-import { asc, eq, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, lt, type SQL, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db, DbOrTx } from '../../db/index.ts'
 import { submissions } from '../../db/schema.ts'
@@ -114,7 +114,8 @@ function announce(bus: Bus, { row, result, owner }: Judged, time: number) {
  */
 export function createJudge(deps: {
   db: Db
-  scoreboard: ScoreboardService
+  /** Where solves go (with several servers, onto the bus so every server's board hears them). */
+  scoreboard: Pick<ScoreboardService, 'addSolve'>
   notices: NoticeService
   log: FastifyBaseLogger
   /** The admin log: solves, cheating and judging failures are kept there. */
@@ -129,6 +130,10 @@ export function createJudge(deps: {
   const { db } = deps
   const batchSize = deps.batchSize ?? 256
   const queue: number[] = []
+  /** The ids in `queue`: a sweep does not queue one twice. */
+  const queued = new Set<number>()
+  /** Ids this judge gave up on (failed twice): a sweep does not retry them every few seconds. */
+  const givenUp = new Set<number>()
   let active = 0
   let closed = false
   const idle: (() => void)[] = []
@@ -378,6 +383,7 @@ export function createJudge(deps: {
       try {
         await judgeBatch([id])
       } catch (again) {
+        givenUp.add(id)
         deps.log.error({ err: again, submissionId: id }, 'judging failed twice; left pending until restart')
         deps.audit?.write({
           level: 'Error',
@@ -392,6 +398,7 @@ export function createJudge(deps: {
   async function work() {
     while (queue.length && !closed) {
       const ids = queue.splice(0, batchSize)
+      for (const id of ids) queued.delete(id)
       try {
         await judgeBatch(ids)
       } catch (err) {
@@ -408,7 +415,8 @@ export function createJudge(deps: {
   const workers = deps.workers ?? 1
   return {
     enqueue(id: number) {
-      if (closed) return
+      if (closed || queued.has(id)) return
+      queued.add(id)
       queue.push(id)
       if (active < workers) {
         active++
@@ -426,6 +434,32 @@ export function createJudge(deps: {
         .orderBy(asc(submissions.id))
       for (const { id } of pending) this.enqueue(id)
       return pending.length
+    },
+
+    /**
+     * Queues the submissions left pending for longer than `olderThanMs`: those of a server that
+     * died before judging them (run by one server at a time, see jobs/). Judging one twice is
+     * harmless: each is locked and judged only while it is still `FlagSubmitted`.
+     */
+    async sweep(olderThanMs: number): Promise<number> {
+      const pending = await db
+        .select({ id: submissions.id })
+        .from(submissions)
+        .where(
+          and(
+            eq(submissions.status, 'FlagSubmitted'),
+            lt(submissions.submitTimeUtc, new Date(Date.now() - olderThanMs)),
+          ),
+        )
+        .orderBy(asc(submissions.id))
+        .limit(10_000)
+      let added = 0
+      for (const { id } of pending) {
+        if (queued.has(id) || givenUp.has(id)) continue
+        this.enqueue(id)
+        added++
+      }
+      return added
     },
 
     /** Resolves when the queue is empty (tests, shutdown). */

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index.ts'
 import { configs } from '../../db/schema.ts'
+import type { Bus } from '../../infra/bus/index.ts'
 import {
   type AccountPolicy,
   type ContainerPolicy,
@@ -20,9 +21,10 @@ export type SectionName = keyof Settings
 
 /**
  * Admin-editable runtime settings, one JSON document per section in `configs`.
- * Read from memory; reloaded after every save and every `refreshMs` (other replicas' saves).
+ * Read from memory; reloaded after every save, when another server says it saved (the bus), and
+ * every `refreshMs` in case such a message was lost.
  */
-export function createSettingsService(deps: { db: Db; refreshMs?: number }) {
+export function createSettingsService(deps: { db: Db; refreshMs?: number; bus?: Bus }) {
   let current: Settings = structuredClone(defaults)
   const startedAt = new Date()
   let changedAt = startedAt
@@ -44,6 +46,8 @@ export function createSettingsService(deps: { db: Db; refreshMs?: number }) {
 
   const timer = setInterval(() => reload().catch(() => {}), deps.refreshMs ?? 300_000)
   timer.unref()
+  // Another server saved: read the settings again now rather than at the next refresh.
+  const unsubscribe = deps.bus?.subscribe('settings.changed', () => void reload().catch(() => {}))
 
   return {
     reload,
@@ -61,8 +65,12 @@ export function createSettingsService(deps: { db: Db; refreshMs?: number }) {
         .values({ key: section, value: full, updatedAt: now })
         .onConflictDoUpdate({ target: configs.key, set: { value: full, updatedAt: now } })
       await reload()
+      deps.bus?.publish('settings.changed', {})
     },
-    close: () => clearInterval(timer),
+    close: () => {
+      clearInterval(timer)
+      unsubscribe?.()
+    },
   }
 }
 export type SettingsService = ReturnType<typeof createSettingsService>

@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createMemoryRateLimitStore, type PolicyName, policies } from '../../src/http/rate-limit.ts'
+import { createRedisRateLimitStore } from '../../src/http/rate-limit-redis.ts'
+import type { BusTopics } from '../../src/infra/bus/index.ts'
+import { createRedisBus } from '../../src/infra/bus/redis.ts'
+import { createRedisCache } from '../../src/infra/cache/redis.ts'
+import { createPostgresLeases, keyOf, NAMESPACE } from '../../src/infra/leases/postgres.ts'
+import { connectRedis, type RedisConnections } from '../../src/infra/redis/index.ts'
+import { eventually } from '../factories.ts'
+import { createTestDatabase } from '../helpers/database.ts'
+
+// The Redis and PostgreSQL halves of the scale-out ports, against the real services.
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+const PREFIX = `pennant-t-${randomBytes(4).toString('hex')}:`
+let one: RedisConnections
+let two: RedisConnections
+
+beforeAll(async () => {
+  one = await connectRedis(REDIS_URL, { prefix: PREFIX })
+  two = await connectRedis(REDIS_URL, { prefix: PREFIX })
+})
+afterAll(async () => {
+  const keys = await one.command.keys(`${PREFIX}*`)
+  if (keys.length) await one.command.del(...keys)
+  await one.close()
+  await two.close()
+})
+
+describe('rate limits in Redis', () => {
+  it('decide exactly as the in-process limits do, request by request', async () => {
+    const memory = createMemoryRateLimitStore()
+    const redis = createRedisRateLimitStore(one)
+    const start = 1_800_000_000_000
+    for (const name of Object.keys(policies) as PolicyName[]) {
+      const key = `client-${name}`
+      let now = start
+      const refused = { before: 0, after: 0 }
+      // Fast bursts and pauses of varied length: refusals, refills and window sliding all occur.
+      for (let i = 0; i < 600; i++) {
+        now += i % 150 === 149 ? 7_000 + (i % 7) * 9_000 : (i * 7) % 23
+        const [m, r] = await Promise.all([memory.hit(name, key, now), redis.hit(name, key, now)])
+        expect({ name, i, ...r }).toEqual({ name, i, ...m })
+        if (!m.allowed) refused[i < 300 ? 'before' : 'after']++
+      }
+      expect(refused.before).toBeGreaterThan(0)
+      expect(refused.after).toBeGreaterThan(0)
+    }
+    memory.close()
+  })
+
+  it('are shared by every server and counted atomically', async () => {
+    const [x, y] = [createRedisRateLimitStore(one), createRedisRateLimitStore(two)]
+    const now = Date.now()
+    // Submit: a bucket of 100. 150 hits at once from two servers: exactly 100 pass.
+    const verdicts = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => (i % 2 ? x : y).hit('Submit', 'burst', now)),
+    )
+    expect(verdicts.filter((v) => v.allowed)).toHaveLength(100)
+    expect(verdicts.find((v) => !v.allowed)?.retryAfterMs).toBe(5_000)
+  })
+})
+
+describe('the cache in Redis', () => {
+  it('is shared, expires, and hands a single-use key to exactly one taker', async () => {
+    const [x, y] = [createRedisCache(one), createRedisCache(two)]
+    await x.set('captcha:1', 'answer', 60_000)
+    expect(await y.get('captcha:1')).toBe('answer')
+    const takes = await Promise.all([x.take('captcha:1'), y.take('captcha:1'), x.take('captcha:1')])
+    expect(takes.filter(Boolean)).toHaveLength(1)
+    expect(await y.get('captcha:1')).toBeNull()
+    await x.set('short', 'v', 50)
+    await new Promise((r) => setTimeout(r, 120))
+    expect(await y.get('short')).toBeNull()
+  })
+})
+
+describe('the bus over Redis', () => {
+  it("delivers every message once to every server's subscribers, and keeps local topics local", async () => {
+    const [x, y] = [createRedisBus(one), createRedisBus(two)]
+    await Promise.all([x.ready?.(), y.ready?.()])
+    const heard = { x: [] as number[], y: [] as number[], boardsOnY: 0 }
+    x.subscribe('game.notice', (m) => heard.x.push(m.notice.id))
+    y.subscribe('game.notice', (m) => heard.y.push(m.notice.id))
+    y.subscribe('board.changed', () => heard.boardsOnY++)
+    const notice = (id: number): BusTopics['game.notice'] => ({
+      gameId: 1,
+      notice: { id, time: 0, type: 'Normal', values: ['hi'] },
+    })
+    for (let id = 1; id <= 50; id++) (id % 2 ? x : y).publish('game.notice', notice(id))
+    x.publish('board.changed', { gameId: 1, etag: 'e' })
+    // Each server hears its own at once, in order; the other's in the order they were sent.
+    await eventually(async () => {
+      expect(heard.x.toSorted((p, q) => p - q)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1))
+      expect(heard.y.toSorted((p, q) => p - q)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1))
+    }, 3000)
+    expect(heard.x.filter((id) => id % 2 === 0)).toEqual(Array.from({ length: 25 }, (_, i) => 2 * i + 2))
+    expect(heard.boardsOnY).toBe(0)
+    await x.close()
+    await y.close()
+  })
+})
+
+describe('the bus after Redis comes back', () => {
+  it('makes the server forget what messages lost meanwhile could have changed', async () => {
+    const conn = await connectRedis(REDIS_URL, { prefix: PREFIX })
+    const bus = createRedisBus(conn)
+    await bus.ready?.()
+    const forgot: string[] = []
+    bus.subscribe('cache.forget', (m) => forgot.push(m.what))
+    bus.subscribe('settings.changed', () => forgot.push('settings'))
+    conn.subscriber.disconnect(true)
+    await eventually(async () => expect(forgot).toEqual(['membership', 'settings']), 5000)
+    // And it hears the others again.
+    const other = createRedisBus(two)
+    await other.ready?.()
+    other.publish('cache.forget', { what: 'game', gameId: 7, edited: false })
+    await eventually(async () => expect(forgot).toContain('game'), 3000)
+    await bus.close()
+    await other.close()
+    await conn.close()
+  })
+})
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('leases as PostgreSQL advisory locks', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>
+  beforeAll(async () => {
+    database = await createTestDatabase()
+  })
+  afterAll(async () => database.close())
+
+  it('are held by one server at a time and move when the holder dies or lets go', async () => {
+    const url = database.url!
+    const [x, y, z] = [
+      createPostgresLeases({ url }),
+      createPostgresLeases({ url }),
+      createPostgresLeases({ url }),
+    ]
+    expect(await x.hold('reaper')).toBe(true)
+    expect(await x.hold('reaper')).toBe(true)
+    expect(await y.hold('reaper')).toBe(false)
+    // Different jobs are independent.
+    expect(await y.hold('log trim')).toBe(true)
+
+    // The holder's session dies (as with kill -9): the lease is free, and the old holder knows.
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    // pg_locks shows the two keys of an advisory lock as unsigned oids.
+    const killed = await admin.query(
+      `select pg_terminate_backend(pid) from pg_locks
+       where locktype = 'advisory' and granted and classid = $1 and objid = $2 and database =
+         (select oid from pg_database where datname = current_database())`,
+      [NAMESPACE >>> 0, keyOf('reaper') >>> 0],
+    )
+    expect(killed.rowCount).toBe(1)
+    await admin.end()
+    expect(await y.hold('reaper')).toBe(true)
+    expect(await x.hold('reaper')).toBe(false)
+
+    // A graceful release hands it over at once, and a released server takes nothing again.
+    await y.release()
+    expect(await z.hold('reaper')).toBe(true)
+    expect(await z.hold('log trim')).toBe(true)
+    expect(await y.hold('log trim')).toBe(false)
+    await Promise.all([x.release(), z.release()])
+  })
+})
