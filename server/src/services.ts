@@ -54,8 +54,9 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     throttle: createLoginThrottle({ cache: infra.cache }),
   })
   const posts = createPostService({ db })
-  const notices = createNoticeService({ db, bus })
-  const scoreboard = createScoreboardService({ db, bus })
+  const freezeOn = () => settings.isOn('freeze')
+  const notices = createNoticeService({ db, bus, freezeOn })
+  const scoreboard = createScoreboardService({ db, bus, freezeOn })
   const playContext = createPlayContext({ db })
   const verdicts = createVerdictMemo()
   // Anything organisers or teams change in a game: rebuild its board, forget cached lookups

@@ -1,9 +1,10 @@
-import { and, asc, desc, eq } from 'drizzle-orm'
+import { and, asc, desc, eq, lt, notInArray, or } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { gameNotices } from '../../db/schema.ts'
 import { type NoticeTypeName, NoticeTypeValues, nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
 import type { Bus } from '../../infra/bus/index.ts'
+import { BLOOD_NOTICES, frozenSince } from '../freeze/freeze.ts'
 import { requireGame } from '../game/games.queries.ts'
 
 type NoticeRow = typeof gameNotices.$inferSelect
@@ -21,6 +22,8 @@ export function createNoticeService(deps: {
   db: Db
   /** Hears every posted notice (the user hub passes it on to the game's players). */
   bus?: Bus
+  /** Whether the `freeze` switch is on: blood notices of a frozen game are kept, not told. */
+  freezeOn?: () => boolean
 }) {
   const { db } = deps
 
@@ -42,6 +45,12 @@ export function createNoticeService(deps: {
         .values({ gameId, type: NoticeTypeValues[type], values, publishTimeUtc: new Date() })
         .returning()
       const notice = presentNotice(row!)
+      // A blood during a freeze would tell players who solved what: stored (players read it
+      // after the reveal), not pushed.
+      if (BLOOD_NOTICES.has(type) && deps.freezeOn?.()) {
+        const game = await requireGame(db, gameId)
+        if (frozenSince(game, true) !== null) return notice
+      }
       deps.bus?.publish('game.notice', { gameId, notice })
       return notice
     },
@@ -57,12 +66,31 @@ export function createNoticeService(deps: {
       return rows.map(presentNotice)
     },
 
-    /** What players read: organiser notices first, then the platform's, newest first; 300 at most. */
-    async listForPlayers(gameId: number): Promise<GameNotice[]> {
+    /**
+     * What players read: organiser notices first, then the platform's, newest first; 300 at most.
+     * `frozenSince`: the game is frozen for this reader, so blood notices from then on are left out.
+     */
+    async listForPlayers(gameId: number, frozenSince: number | null = null): Promise<GameNotice[]> {
+      const bloods: number[] = [
+        NoticeTypeValues.FirstBlood,
+        NoticeTypeValues.SecondBlood,
+        NoticeTypeValues.ThirdBlood,
+      ]
+      // Filtered before the limit, so hidden bloods do not push older notices off the list.
       const rows = await db
         .select()
         .from(gameNotices)
-        .where(eq(gameNotices.gameId, gameId))
+        .where(
+          and(
+            eq(gameNotices.gameId, gameId),
+            frozenSince === null
+              ? undefined
+              : or(
+                  notInArray(gameNotices.type, bloods),
+                  lt(gameNotices.publishTimeUtc, new Date(frozenSince)),
+                ),
+          ),
+        )
         .orderBy(desc(gameNotices.publishTimeUtc), desc(gameNotices.id))
         .limit(300)
       const normal = rows.filter((n) => n.type === NoticeTypeValues.Normal)

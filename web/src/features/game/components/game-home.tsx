@@ -13,6 +13,7 @@ import { gamePhase } from '../game-phase'
 import { useNow } from '../use-now'
 import { EmptyView } from './empty-view'
 import { GameActionsBar } from './game-actions-bar'
+import { FrozenBanner } from '@/features/freeze/components/frozen-banner'
 import { GameAlertView } from './game-alerts'
 import { GameBanner } from './game-banner'
 import '@mantine/core/styles/Skeleton.css'
@@ -67,6 +68,7 @@ export function GameHome({ id }: { id: number }) {
         />
       </GameBanner>
       <GameAlertView alert={actions.alert} start={game.start} now={now} />
+      <FrozenBanner gameId={game.id} />
       {game.content.trim() && (
         <Paper
           withBorder
