@@ -10,12 +10,16 @@ export type FreezeStatus = Ok<'/api/ext/games/{id}/freeze'>
  */
 export function useFreeze(gameId: number) {
   const valid = Number.isSafeInteger(gameId) && gameId > 0
-  return useApi(valid ? '/api/ext/games/{id}/freeze' : null, { path: { id: gameId } }, {
-    refreshInterval: 60_000,
-    revalidateOnFocus: true,
-    // A hidden or missing game answers 404: nothing to show, nothing to retry.
-    shouldRetryOnError: false,
-  })
+  return useApi(
+    valid ? '/api/ext/games/{id}/freeze' : null,
+    { path: { id: gameId } },
+    {
+      refreshInterval: 60_000,
+      revalidateOnFocus: true,
+      // A hidden or missing game answers 404: nothing to show, nothing to retry.
+      shouldRetryOnError: false,
+    },
+  )
 }
 
 /** The admin's reveal: publishes the true board; every view of the game is read again. */
