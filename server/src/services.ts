@@ -15,6 +15,7 @@ import { createContainerService } from './modules/containers/containers.service.
 import { createEditChallengeService } from './modules/edit/challenges.service.ts'
 import { createEditGameService } from './modules/edit/games.service.ts'
 import { createNoticeService } from './modules/edit/notices.service.ts'
+import { createFreezeService } from './modules/freeze/freeze.service.ts'
 import { createPlayContext } from './modules/game/context.ts'
 import { createGameService } from './modules/game/games.service.ts'
 import { createJudge } from './modules/game/judge.service.ts'
@@ -163,6 +164,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     posts,
     notices,
     editGames,
+    freeze: createFreezeService({ db, scoreboard, notices, freezeOn }),
     editChallenges,
     participations,
     scoreboard,

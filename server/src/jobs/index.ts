@@ -26,6 +26,8 @@ export function startJobs(deps: { services: Services; config: Config; log: Fasti
     { name: 'container reconcile', everyMs: 10 * 60_000, run: () => services.containerRuntime.reconcile() },
     // The admin log keeps LOG_RETENTION_DAYS of records.
     { name: 'log trim', everyMs: 3600_000, run: () => services.audit.trim(config.logRetentionDays) },
+    // Scoreboard freezes whose automatic reveal came: the true board and the held-back bloods.
+    { name: 'freeze reveal', everyMs: 30_000, run: () => services.freeze.revealDue() },
   ]
   const timers = jobs.map((job) => {
     let running = false

@@ -148,9 +148,8 @@ describe('scoreboard freeze', () => {
         const board = (await staff.get(`/api/game/${game.id}/scoreboard`)).json()
         expect(board.items.map((i: { solvedCount: number }) => i.solvedCount).sort()).toEqual([0, 1, 2])
         expect(board.challenges.Web.find((x: { id: number }) => x.id === c1.id).solved).toBe(2)
+        expect(board.challenges.Web.find((x: { id: number }) => x.id === c2.id).bloods).toHaveLength(1)
       })
-      const notices = (await staff.get(`/api/game/${game.id}/notices`)).json()
-      expect(notices.filter((n: { type: string }) => n.type === 'FirstBlood')).toHaveLength(2)
     }
     // Well past the hub's one-second coalescing window of "board changed".
     await sleep(1500)
@@ -195,8 +194,19 @@ describe('scoreboard freeze', () => {
     expect(revealed.json().revealAt).toBeGreaterThanOrEqual(freezeAt)
     const board = (await b.agent.get(`/api/game/${game.id}/scoreboard`)).json()
     expect(board.items.find((i: { id: number }) => i.id === a.teamId).solvedCount).toBe(2)
+    // The blood held back is posted, at the time of its solve.
     const notices = (await b.agent.get(`/api/game/${game.id}/notices`)).json()
-    expect(notices.filter((n: { type: string }) => n.type === 'FirstBlood')).toHaveLength(2)
+    const bloods = notices.filter((n: { type: string }) => n.type === 'FirstBlood')
+    expect(bloods).toHaveLength(2)
+    expect(bloods[0]).toMatchObject({ values: [expect.any(String), c2.title] })
+    expect(bloods[0].time).toBeGreaterThanOrEqual(freezeAt)
+    expect(notices.filter((n: { type: string }) => n.type === 'SecondBlood')).toEqual([
+      expect.objectContaining({ values: [expect.any(String), c1.title] }),
+    ])
+    await eventually(async () =>
+      // A's first blood of c2 and C's second blood of c1.
+      expect(heardB.filter((h) => h.target === 'ReceivedGameNotice')).toHaveLength(2),
+    )
     await eventually(async () => expect(heardB.map((h) => h.target)).toContain('ReceivedScoreboardChanged'))
     expect((await b.agent.get(`/api/ext/games/${game.id}/freeze`)).json()).toEqual({
       enabled: true,
@@ -210,7 +220,7 @@ describe('scoreboard freeze', () => {
     })
   })
 
-  it('keeps bloods since the freeze off the notice list without pushing older notices off it', async () => {
+  it('holds bloods back entirely, so not even a gap in the notice ids tells of them', async () => {
     await switches({ freeze: true })
     const game = await createGame(admin)
     const c1 = await staticChallenge(admin, game.id, 'flag{n}')
@@ -219,9 +229,40 @@ describe('scoreboard freeze', () => {
     expect((await editGame(game.id, { freezeAt: Date.now() })).statusCode).toBe(200)
     await sleep(10)
     const before = (await other.agent.get(`/api/game/${game.id}/notices`)).json()
+    const lastId = Math.max(...before.map((n: { id: number }) => n.id))
     expect(await submit(player, game.id, c1.id, 'flag{n}')).toBe('Accepted')
     expect((await other.agent.get(`/api/game/${game.id}/notices`)).json()).toEqual(before)
-    expect((await admin.get(`/api/game/${game.id}/notices`)).json()).toHaveLength(before.length + 1)
+    const posted = (
+      await admin.post(`/api/edit/games/${game.id}/notices`, { content: 'Half an hour left' })
+    ).json()
+    expect(posted.id).toBe(lastId + 1)
+  })
+
+  it('reveals by itself at revealAt: the timed job posts the bloods held back, once', async () => {
+    await switches({ freeze: true })
+    const game = await createGame(admin)
+    const c1 = await staticChallenge(admin, game.id, 'flag{auto}')
+    const player = await acceptedPlayer(t.app, admin, game.id)
+    expect((await editGame(game.id, { freezeAt: Date.now(), revealAt: Date.now() + 700 })).statusCode).toBe(
+      200,
+    )
+    await sleep(10)
+    expect(await submit(player, game.id, c1.id, 'flag{auto}')).toBe('Accepted')
+    const bloods = async () =>
+      (await player.agent.get(`/api/game/${game.id}/notices`))
+        .json()
+        .filter((n: { type: string }) => n.type === 'FirstBlood')
+    expect(await bloods()).toEqual([])
+    expect(await t.app.deps.services.freeze.revealDue()).toBe(0)
+    await sleep(800)
+    expect(await t.app.deps.services.freeze.revealDue()).toBe(1)
+    expect(await t.app.deps.services.freeze.revealDue()).toBe(0)
+    expect(await bloods()).toEqual([expect.objectContaining({ values: [expect.any(String), c1.title] })])
+    await eventually(async () =>
+      expect(
+        (await new Agent(t.app).get(`/api/game/${game.id}/scoreboard`)).json().items[0].solvedCount,
+      ).toBe(1),
+    )
   })
 
   it('is ignored while the freeze switch is off', async () => {

@@ -45,14 +45,50 @@ export function createNoticeService(deps: {
         .values({ gameId, type: NoticeTypeValues[type], values, publishTimeUtc: new Date() })
         .returning()
       const notice = presentNotice(row!)
-      // A blood during a freeze would tell players who solved what: stored (players read it
-      // after the reveal), not pushed.
-      if (BLOOD_NOTICES.has(type) && deps.freezeOn?.()) {
-        const game = await requireGame(db, gameId)
-        if (frozenSince(game, true) !== null) return notice
-      }
       deps.bus?.publish('game.notice', { gameId, notice })
       return notice
+    },
+
+    /**
+     * A blood notice from the judge. During a freeze it is neither stored nor pushed: it would
+     * tell players who solved what, and even a stored one hidden from them would show as a gap
+     * in the notice ids. The reveal posts the bloods held back (`postHeldBloods`).
+     */
+    async postBlood(gameId: number, type: NoticeTypeName, values: string[]): Promise<GameNotice | null> {
+      if (deps.freezeOn?.() && frozenSince(await requireGame(db, gameId), true) !== null) return null
+      return this.post(gameId, type, values)
+    },
+
+    /**
+     * After a reveal: the bloods of the true board that have no notice yet, stored at the time
+     * of their solve (so they read in order among the others) and pushed to players.
+     */
+    async postHeldBloods(
+      gameId: number,
+      bloods: { type: NoticeTypeName; values: string[]; time: number }[],
+    ): Promise<number> {
+      const stored = await db
+        .select({ type: gameNotices.type, values: gameNotices.values })
+        .from(gameNotices)
+        .where(eq(gameNotices.gameId, gameId))
+      const key = (type: number, values: string[]) => `${type}\u0000${values.join('\u0000')}`
+      const seen = new Set(stored.map((n) => key(n.type, n.values)))
+      let posted = 0
+      for (const b of bloods.sort((x, y) => x.time - y.time)) {
+        if (!BLOOD_NOTICES.has(b.type) || seen.has(key(NoticeTypeValues[b.type], b.values))) continue
+        const [row] = await db
+          .insert(gameNotices)
+          .values({
+            gameId,
+            type: NoticeTypeValues[b.type],
+            values: b.values,
+            publishTimeUtc: new Date(b.time),
+          })
+          .returning()
+        deps.bus?.publish('game.notice', { gameId, notice: presentNotice(row!) })
+        posted++
+      }
+      return posted
     },
 
     /** The organisers' own notices of a game, oldest first. */

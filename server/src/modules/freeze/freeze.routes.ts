@@ -25,7 +25,7 @@ const FreezeStatus = Type.Object(
  * banners of the scoreboard, challenge and game pages), and the admin's reveal.
  */
 export const freezeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { settings, editGames, scoreboard, audit } = app.deps.services
+  const { settings, editGames, freeze, audit } = app.deps.services
 
   app.get(
     '/games/:id/freeze',
@@ -67,8 +67,8 @@ export const freezeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       if (!settings.isOn('freeze')) throw fail('Game_NotFrozen')
       const game = await editGames.reveal(request.params.id, (g) => frozenSince(g, true) !== null)
-      // Rebuilt now, so the hub tells players of the true board at once.
-      await scoreboard.reload(game.id)
+      // The true board rebuilt now (the hub tells players), and the bloods held back posted.
+      await freeze.revealed(game.id, game.revealAt!)
       audit.action(
         'admin',
         request.user!,
