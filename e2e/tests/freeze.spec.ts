@@ -40,7 +40,11 @@ async function player(browser: Browser, name: (prefix?: string) => string, gameI
   const context = await browser.newContext({ baseURL: harnessEnv().baseUrl })
   const api = new ApiClient(context.request)
   const user = name('fz')
-  await api.post('/api/account/register', { userName: user, password: 'Passw0rd!', email: `${user}@e2e.test` })
+  await api.post('/api/account/register', {
+    userName: user,
+    password: 'Passw0rd!',
+    email: `${user}@e2e.test`,
+  })
   const team = await api.post<{ id: number; name: string }>('/api/team', { name: `Team ${name('fz')}` })
   await api.post(`/api/game/${gameId}`, { teamId: team.id })
   return { context, page: await context.newPage(), team: team.name }
@@ -107,10 +111,16 @@ test('an admin freezes a running game; a later solve stays off the public board 
       await expect(row).not.toContainText('First blood')
     }
     await shootAll(b.page, 'freeze-scoreboard')
+    // The game's home says so too.
+    await b.page.goto(`/games/${game.id}`)
+    await expect(b.page.getByTestId('frozen-banner')).toContainText('Scoreboard frozen since')
+    await shootAll(b.page, 'freeze-game')
     // The admin's view of the board is the true one.
     await admin.goto(`/games/${game.id}/scoreboard`)
     await expect(teamRow(admin, a.team)).toContainText(`First blood: ${game.challenge.title}`)
-    await expect(admin.getByTestId('frozen-banner')).toContainText('As an organiser you see the live standings')
+    await expect(admin.getByTestId('frozen-banner')).toContainText(
+      'As an organiser you see the live standings',
+    )
 
     // The reveal, from the editor: every player's board shows the solve.
     await admin.goto(`/admin/games/${game.id}/info`)
@@ -129,4 +139,21 @@ test('an admin freezes a running game; a later solve stays off the public board 
   } finally {
     await adminApi.put('/api/ext/features', { freeze: false })
   }
+})
+
+test('with the freeze switch off, the editor says the freeze times are ignored', async ({
+  browser,
+  adminApi,
+  uniqueName,
+}) => {
+  await adminApi.put('/api/ext/features', { freeze: false })
+  const game = await createGame(adminApi, uniqueName)
+  const context = await browser.newContext({ baseURL: harnessEnv().baseUrl })
+  await new ApiClient(context.request).signIn('Admin', harnessEnv().adminPassword)
+  const page = await context.newPage()
+  await page.goto(`/admin/games/${game.id}/info`)
+  const section = page.getByRole('region', { name: 'Scoreboard freeze' })
+  await expect(section.getByRole('note')).toContainText('these times are ignored')
+  await expect(section.getByRole('button', { name: 'Reveal the scoreboard' })).toBeDisabled()
+  await context.close()
 })
