@@ -24,10 +24,12 @@ import { assetRoutes } from './modules/assets/assets.routes.ts'
 import { fileListRoutes } from './modules/assets/files.routes.ts'
 import { captureRoutes } from './modules/captures/captures.routes.ts'
 import { containerRoutes } from './modules/containers/containers.routes.ts'
+import { ctftimeRoutes } from './modules/ctftime/ctftime.routes.ts'
 import { editChallengeRoutes } from './modules/edit/challenges.routes.ts'
 import { editGameRoutes } from './modules/edit/games.routes.ts'
 import { editNoticeRoutes } from './modules/edit/notices.routes.ts'
 import { featureRoutes } from './modules/features/features.routes.ts'
+import { freezeRoutes } from './modules/freeze/freeze.routes.ts'
 import { gameRoutes } from './modules/game/games.routes.ts'
 import { monitorRoutes } from './modules/game/monitor.routes.ts'
 import { playRoutes } from './modules/game/play.routes.ts'
@@ -138,6 +140,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(assetRoutes)
   await app.register(hubRoutes, { timings: deps.hubTimings })
   await app.register(featureRoutes, { prefix: '/api/ext' })
+  await app.register(freezeRoutes, { prefix: '/api/ext' })
+  await app.register(ctftimeRoutes, { prefix: '/api/ext' })
 
   app.get('/openapi/v1.json', { schema: { hide: true } }, async () => app.swagger())
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

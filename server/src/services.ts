@@ -15,6 +15,7 @@ import { createContainerService } from './modules/containers/containers.service.
 import { createEditChallengeService } from './modules/edit/challenges.service.ts'
 import { createEditGameService } from './modules/edit/games.service.ts'
 import { createNoticeService } from './modules/edit/notices.service.ts'
+import { createFreezeService } from './modules/freeze/freeze.service.ts'
 import { createPlayContext } from './modules/game/context.ts'
 import { createGameService } from './modules/game/games.service.ts'
 import { createJudge } from './modules/game/judge.service.ts'
@@ -54,8 +55,9 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     throttle: createLoginThrottle({ cache: infra.cache }),
   })
   const posts = createPostService({ db })
-  const notices = createNoticeService({ db, bus })
-  const scoreboard = createScoreboardService({ db, bus })
+  const freezeOn = () => settings.isOn('freeze')
+  const notices = createNoticeService({ db, bus, freezeOn })
+  const scoreboard = createScoreboardService({ db, bus, freezeOn })
   const playContext = createPlayContext({ db })
   const verdicts = createVerdictMemo()
   // Every server keeps these in memory, so what changes them travels on the bus: with Redis the
@@ -183,6 +185,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     posts,
     notices,
     editGames,
+    freeze: createFreezeService({ db, scoreboard, notices, freezeOn }),
     editChallenges,
     participations,
     scoreboard,

@@ -113,6 +113,12 @@ const catalogue = {
   Game_DeadlineExpired: [400, 'The writeup deadline has passed'],
   File_PdfOnly: [400, 'Writeups must be PDF files'],
   Game_TimeInvalid: [400, 'The game must end after it starts'],
+  // Pennant additions: the scoreboard freeze
+  Game_FreezeTimeInvalid: [
+    400,
+    'The freeze must lie between the start and the end of the game, and the reveal after the freeze',
+  ],
+  Game_NotFrozen: [400, 'The scoreboard of this game is not frozen'],
   // Containers
   Container_NotConfigured: [400, 'Containers are not configured on this server; ask an administrator'],
   Container_ConfigError: [400, 'Set the container image and exposed port of this challenge first'],

@@ -41,6 +41,8 @@ export function startJobs(deps: {
     { name: 'session purge', everyMs: 3600_000, run: () => services.sessions.purgeExpired() },
     // Submissions acknowledged by a server that died before judging them.
     { name: 'judge sweep', everyMs: 5_000, run: () => services.judge.sweep(ORPHANED_AFTER_MS) },
+    // Scoreboard freezes whose automatic reveal came: the true board and the held-back bloods.
+    { name: 'freeze reveal', everyMs: 30_000, run: () => services.freeze.revealDue() },
   ]
   let stopped = false
   const timers = jobs.map((job) => {

@@ -41,6 +41,9 @@ describe('POST /api/edit/games', () => {
       writeupDeadline: expect.any(Number),
       writeupNote: '',
       bloodBonus: 52459530,
+      // Pennant's scoreboard freeze (extra fields of the game model): none by default.
+      freezeAt: null,
+      revealAt: null,
     })
   })
 

@@ -30,6 +30,13 @@ export const GameInfoModel = Type.Object({
   writeupNote: Type.String(),
   /** Packed blood bonus (first << 20 | second << 10 | third, per mille). */
   bloodBonus: Type.Integer(),
+  /**
+   * Pennant addition (the `freeze` switch): from this time on players see the board as it stood
+   * then, until `revealAt` or an admin's reveal; null, no freeze. Ignored while the switch is off.
+   */
+  freezeAt: Nullable(Type.Integer()),
+  /** Pennant addition: when the true board is published again (a reveal sets it to now). */
+  revealAt: Nullable(Type.Integer()),
 })
 
 /**
@@ -56,6 +63,14 @@ export const GameEditModel = Type.Object({
   writeupDeadline: Type.Optional(Timestamp()),
   writeupNote: Type.Optional(Type.String({ maxLength: 4096 })),
   bloodBonus: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 })),
+  /** Pennant addition: within start..end; null clears it; left out keeps it. */
+  freezeAt: Type.Optional(
+    Nullable(Timestamp({ description: 'Scoreboard freeze (epoch ms), within start..end' })),
+  ),
+  /** Pennant addition: after `freezeAt`; null clears it; left out keeps it. */
+  revealAt: Type.Optional(
+    Nullable(Timestamp({ description: 'Automatic reveal (epoch ms), after freezeAt' })),
+  ),
 })
 
 export const GameIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) })

@@ -34,6 +34,8 @@ export function presentGame(g: GameRow): Static<typeof GameInfoModel> {
     writeupDeadline: g.writeupDeadline.getTime(),
     writeupNote: g.writeupNote,
     bloodBonus: g.bloodBonus,
+    freezeAt: g.freezeAt?.getTime() ?? null,
+    revealAt: g.revealAt?.getTime() ?? null,
   }
 }
 
@@ -58,7 +60,17 @@ function columns(input: GameEdit) {
   if (input.writeupNote !== undefined) set.writeupNote = input.writeupNote
   if (input.bloodBonus !== undefined) set.bloodBonus = normaliseBloodBonus(input.bloodBonus)
   if (set.endTimeUtc.getTime() <= set.startTimeUtc.getTime()) throw fail('Game_TimeInvalid')
+  if (input.freezeAt !== undefined) set.freezeAt = input.freezeAt === null ? null : new Date(input.freezeAt)
+  if (input.revealAt !== undefined) set.revealAt = input.revealAt === null ? null : new Date(input.revealAt)
   return set
+}
+
+/** The freeze lies within start..end (before the end) and the reveal after it (Pennant addition). */
+function checkFreeze(g: Pick<GameRow, 'startTimeUtc' | 'endTimeUtc' | 'freezeAt' | 'revealAt'>) {
+  if (!g.freezeAt) return
+  const at = g.freezeAt.getTime()
+  if (at < g.startTimeUtc.getTime() || at >= g.endTimeUtc.getTime()) throw fail('Game_FreezeTimeInvalid')
+  if (g.revealAt && g.revealAt.getTime() <= at) throw fail('Game_FreezeTimeInvalid')
 }
 
 /** Organisers' side of games (api-contract §2.5 "Games"). */
@@ -81,10 +93,12 @@ export function createEditGameService(deps: {
 
     async create(input: GameEdit) {
       const keys = newGameKeys()
+      const set = columns(input)
+      checkFreeze({ freezeAt: null, revealAt: null, ...set } as GameRow)
       const [row] = await db
         .insert(games)
         .values({
-          ...columns(input),
+          ...set,
           title: input.title.trim(),
           startTimeUtc: new Date(input.start),
           endTimeUtc: new Date(input.end),
@@ -97,8 +111,11 @@ export function createEditGameService(deps: {
     },
 
     async update(id: number, input: GameEdit) {
-      await requireGame(db, id)
-      const [row] = await db.update(games).set(columns(input)).where(eq(games.id, id)).returning()
+      const current = await requireGame(db, id)
+      // Checked against the times the game will have (fields left out keep theirs).
+      const set = columns(input)
+      checkFreeze({ ...current, ...set })
+      const [row] = await db.update(games).set(set).where(eq(games.id, id)).returning()
       deps.onChanged?.(id)
       return presentGame(row!)
     },
@@ -158,6 +175,15 @@ export function createEditGameService(deps: {
         .set({ writeupHash: null, writeupTimeUtc: null })
         .where(eq(participations.gameId, id))
       for (const { hash } of held) await blobs.release(hash)
+    },
+
+    /** Publishes the true board of a frozen game now (Pennant addition, the freeze's reveal). */
+    async reveal(id: number, frozen: (game: GameRow) => boolean) {
+      const game = await requireGame(db, id)
+      if (!frozen(game)) throw fail('Game_NotFrozen')
+      const [row] = await db.update(games).set({ revealAt: new Date() }).where(eq(games.id, id)).returning()
+      deps.onChanged?.(id)
+      return presentGame(row!)
     },
 
     hashSalt: async (id: number) => gameHashSalt((await requireGame(db, id)).privateKey),

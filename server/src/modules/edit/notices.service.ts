@@ -1,9 +1,10 @@
-import { and, asc, desc, eq } from 'drizzle-orm'
+import { and, asc, desc, eq, lt, notInArray, or } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { gameNotices } from '../../db/schema.ts'
 import { type NoticeTypeName, NoticeTypeValues, nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
 import type { Bus } from '../../infra/bus/index.ts'
+import { BLOOD_NOTICES, frozenSince } from '../freeze/freeze.ts'
 import { requireGame } from '../game/games.queries.ts'
 
 type NoticeRow = typeof gameNotices.$inferSelect
@@ -21,6 +22,8 @@ export function createNoticeService(deps: {
   db: Db
   /** Hears every posted notice (the user hub passes it on to the game's players). */
   bus?: Bus
+  /** Whether the `freeze` switch is on: blood notices of a frozen game are kept, not told. */
+  freezeOn?: () => boolean
 }) {
   const { db } = deps
 
@@ -46,6 +49,48 @@ export function createNoticeService(deps: {
       return notice
     },
 
+    /**
+     * A blood notice from the judge. During a freeze it is neither stored nor pushed: it would
+     * tell players who solved what, and even a stored one hidden from them would show as a gap
+     * in the notice ids. The reveal posts the bloods held back (`postHeldBloods`).
+     */
+    async postBlood(gameId: number, type: NoticeTypeName, values: string[]): Promise<GameNotice | null> {
+      if (deps.freezeOn?.() && frozenSince(await requireGame(db, gameId), true) !== null) return null
+      return this.post(gameId, type, values)
+    },
+
+    /**
+     * After a reveal: the bloods of the true board that have no notice yet, stored at the time
+     * of their solve (so they read in order among the others) and pushed to players.
+     */
+    async postHeldBloods(
+      gameId: number,
+      bloods: { type: NoticeTypeName; values: string[]; time: number }[],
+    ): Promise<number> {
+      const stored = await db
+        .select({ type: gameNotices.type, values: gameNotices.values })
+        .from(gameNotices)
+        .where(eq(gameNotices.gameId, gameId))
+      const key = (type: number, values: string[]) => `${type}\u0000${values.join('\u0000')}`
+      const seen = new Set(stored.map((n) => key(n.type, n.values)))
+      let posted = 0
+      for (const b of bloods.sort((x, y) => x.time - y.time)) {
+        if (!BLOOD_NOTICES.has(b.type) || seen.has(key(NoticeTypeValues[b.type], b.values))) continue
+        const [row] = await db
+          .insert(gameNotices)
+          .values({
+            gameId,
+            type: NoticeTypeValues[b.type],
+            values: b.values,
+            publishTimeUtc: new Date(b.time),
+          })
+          .returning()
+        deps.bus?.publish('game.notice', { gameId, notice: presentNotice(row!) })
+        posted++
+      }
+      return posted
+    },
+
     /** The organisers' own notices of a game, oldest first. */
     async listNormal(gameId: number): Promise<GameNotice[]> {
       await requireGame(db, gameId)
@@ -57,12 +102,31 @@ export function createNoticeService(deps: {
       return rows.map(presentNotice)
     },
 
-    /** What players read: organiser notices first, then the platform's, newest first; 300 at most. */
-    async listForPlayers(gameId: number): Promise<GameNotice[]> {
+    /**
+     * What players read: organiser notices first, then the platform's, newest first; 300 at most.
+     * `frozenSince`: the game is frozen for this reader, so blood notices from then on are left out.
+     */
+    async listForPlayers(gameId: number, frozenSince: number | null = null): Promise<GameNotice[]> {
+      const bloods: number[] = [
+        NoticeTypeValues.FirstBlood,
+        NoticeTypeValues.SecondBlood,
+        NoticeTypeValues.ThirdBlood,
+      ]
+      // Filtered before the limit, so hidden bloods do not push older notices off the list.
       const rows = await db
         .select()
         .from(gameNotices)
-        .where(eq(gameNotices.gameId, gameId))
+        .where(
+          and(
+            eq(gameNotices.gameId, gameId),
+            frozenSince === null
+              ? undefined
+              : or(
+                  notInArray(gameNotices.type, bloods),
+                  lt(gameNotices.publishTimeUtc, new Date(frozenSince)),
+                ),
+          ),
+        )
         .orderBy(desc(gameNotices.publishTimeUtc), desc(gameNotices.id))
         .limit(300)
       const normal = rows.filter((n) => n.type === NoticeTypeValues.Normal)

@@ -117,7 +117,12 @@ export const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const game = await requireVisibleGame(app.deps.db, request.params.id, request.user)
       if (Date.now() < game.startTimeUtc.getTime()) throw fail('Game_NotStarted')
       const { count, skip } = request.query
-      const list = (await notices.listForPlayers(game.id)).slice(skip, skip + count)
+      // A frozen game hides the bloods since the freeze from players (admins and monitors see all).
+      const { frozenSince, frozen } = await app.deps.services.scoreboard.view(game.id, request.user)
+      const list = (await notices.listForPlayers(game.id, frozen ? frozenSince : null)).slice(
+        skip,
+        skip + count,
+      )
       const newest = new Date(list.reduce((m, n) => Math.max(m, n.time), game.startTimeUtc.getTime()))
       if (notModified(request, reply, `${game.id}-${hashTag(list)}-${skip}-${count}`, newest)) return reply
       return list

@@ -368,7 +368,7 @@ export function createJudge(deps: {
     // The judgements are committed: a notice that cannot be posted is logged, not retried.
     for (const { row, blood } of bloods) {
       await deps.notices
-        .post(row.gameId, blood as (typeof BLOODS)[number], [row.teamName, row.title])
+        .postBlood(row.gameId, blood as (typeof BLOODS)[number], [row.teamName, row.title])
         .catch((err: unknown) => deps.log.error({ err, submissionId: row.id }, 'blood notice not posted'))
     }
     return verdicts

@@ -14,6 +14,7 @@ import {
   GameDetailModel,
   ScoreboardModel,
 } from './play.schemas.ts'
+import type { BoardView } from './scoreboard.service.ts'
 
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })
 const tags = ['Game']
@@ -33,8 +34,9 @@ export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      // The board knows whether its game is hidden: reads stay free of SQL.
-      const entry = await scoreboard.get(request.params.id)
+      // The board knows whether its game is hidden: reads stay free of SQL. While the game is
+      // frozen, players and anonymous readers get the board as it stood at the freeze.
+      const { entry } = await scoreboard.view(request.params.id, request.user)
       if (entry.hidden && (request.user?.role ?? 0) < 3) throw fail('Game_NotFound')
       // One weak ETag for the plain and the compressed bodies (the same board, byte for byte
       // once decoded, which is what a weak tag promises); Vary keeps them apart in caches.
@@ -66,12 +68,24 @@ export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { game, participation } = await playContext.requirePlaying(request.user!, request.params.id)
-      const entry = await scoreboard.get(game.id)
+      const view = await scoreboard.view(game.id, request.user)
+      const { entry } = view
+      // Frozen: the team still sees its own solves since the freeze as solved (as plain solves
+      // at the frozen points: a blood would say nobody else solved it in the meantime).
+      const own = view.frozen ? await ownSolvesSince(game.id, participation.teamId, view) : []
+      const tag = own.length ? `-${own.map((s) => s.id).join('.')}` : ''
       if (
-        notModified(request, reply, `${entry.etag}-${participation.id}`, entry.updatedAt, { private: true })
+        notModified(request, reply, `${entry.etag}-${participation.id}${tag}`, entry.updatedAt, {
+          private: true,
+        })
       )
         return reply
-      const rank = entry.live.teamItem(participation.teamId) ?? {
+      const item = entry.live.teamItem(participation.teamId)
+      const rank = (item && {
+        ...item,
+        solvedChallenges: [...item.solvedChallenges, ...own],
+        solvedCount: item.solvedCount + own.length,
+      }) ?? {
         id: participation.teamId,
         name: '',
         bio: '',
@@ -96,6 +110,20 @@ export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
+  /** A team's solves since the freeze, from the true board, priced at the frozen board's points. */
+  async function ownSolvesSince(gameId: number, teamId: number, view: BoardView) {
+    const truth = (await scoreboard.get(gameId)).live.teamItem(teamId)
+    if (!truth || view.frozenSince === null) return []
+    const frozenScores = new Map(
+      Object.values(view.entry.live.challengeGroups())
+        .flat()
+        .map((c) => [c.id, c.score]),
+    )
+    return truth.solvedChallenges
+      .filter((s) => s.time >= view.frozenSince!)
+      .map((s) => ({ ...s, type: 'Normal' as const, score: frozenScores.get(s.id) ?? s.score }))
+  }
+
   const ChallengeParams = Type.Object({ id: Id, challengeId: Id })
 
   app.get(
@@ -109,7 +137,18 @@ export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ChallengeDetailModel, ...errors(401, 403, 404) },
       },
     },
-    async (request) => play.challenge(request.user!, request.params.id, request.params.challengeId),
+    async (request) => {
+      const detail = await play.challenge(request.user!, request.params.id, request.params.challengeId)
+      // Frozen: the points as they stood at the freeze (dynamic scores follow the solve count).
+      const view = await scoreboard.view(request.params.id, request.user)
+      if (view.frozen) {
+        const info = Object.values(view.entry.live.challengeGroups())
+          .flat()
+          .find((c) => c.id === detail.id)
+        if (info) detail.score = info.score
+      }
+      return detail
+    },
   )
 
   app.post(

@@ -5,8 +5,11 @@ import { challenges, participations, submissions, teams, users } from '../../db/
 import { LiveBoard } from '../../engine/live-board.ts'
 import type { BoardInput, BoardSolve } from '../../engine/scoreboard.ts'
 import { type Coding, compress } from '../../http/compression.ts'
+import { hashTag } from '../../http/conditional.ts'
 import { ChallengeCategoryValues, nameOf } from '../../http/enums.ts'
 import type { Bus } from '../../infra/bus/index.ts'
+import type { SessionUser } from '../account/sessions.service.ts'
+import { frozenSince, seesThroughFreeze } from '../freeze/freeze.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
 import { requireGame } from './games.queries.ts'
 
@@ -63,6 +66,22 @@ interface GameState {
   startsAt: number | null
   /** Codings readers have asked for: each new version is compressed for them when built. */
   codings: Set<Coding>
+  /** The game's freeze settings (epoch ms), as last loaded. */
+  freezeAt: number | null
+  revealAt: number | null
+  /** The board as it stood at the freeze (built on first use while frozen). */
+  frozen: Promise<BoardEntry> | null
+  /** The frozen board's tag last told on the bus: a rebuild to the same bytes is not told again. */
+  toldFrozen: string | null
+}
+
+/** What one reader gets: the board they may see, and since when it is frozen for players. */
+export interface BoardView {
+  entry: BoardEntry
+  /** Epoch ms the public board stands still at; null when it is not frozen. */
+  frozenSince: number | null
+  /** The board is the frozen one (the reader is a player or anonymous). */
+  frozen: boolean
 }
 
 /**
@@ -77,6 +96,8 @@ export function createScoreboardService(deps: {
   slabMinBytes?: number
   /** Hears each new board's tag (the user hub tells players to fetch it). */
   bus?: Bus
+  /** Whether the `freeze` switch is on (off: freeze times are ignored). */
+  freezeOn?: () => boolean
 }) {
   const { db } = deps
   const delayMs = deps.delayMs ?? 150
@@ -84,17 +105,42 @@ export function createScoreboardService(deps: {
   const games = new Map<number, GameState>()
   const loading = new Map<number, Promise<GameState>>()
 
+  const freezeOn = deps.freezeOn ?? (() => false)
+  const since = (s: { freezeAt: number | null; revealAt: number | null }) =>
+    frozenSince(
+      {
+        freezeAt: s.freezeAt === null ? null : new Date(s.freezeAt),
+        revealAt: s.revealAt === null ? null : new Date(s.revealAt),
+      },
+      freezeOn(),
+    )
+
+  /**
+   * A game's board inputs; with `cutoff`, as they stood then (the frozen board): only solves
+   * before it, and each challenge's solve count recounted from them, so dynamic scores are
+   * those of that moment too.
+   */
   async function loadInput(
     gameId: number,
-  ): Promise<BoardInput & { startsAt: number | null; hidden: boolean }> {
+    cutoff?: number,
+  ): Promise<
+    BoardInput & {
+      startsAt: number | null
+      hidden: boolean
+      freezeAt: number | null
+      revealAt: number | null
+    }
+  > {
     const game = await requireGame(db, gameId)
     const now = Date.now()
     const base = {
       bloodBonus: game.bloodBonus,
-      endTime: game.endTimeUtc.getTime(),
+      endTime: cutoff === undefined ? game.endTimeUtc.getTime() : Math.min(cutoff, game.endTimeUtc.getTime()),
       now,
       startsAt: null,
       hidden: game.hidden,
+      freezeAt: game.freezeAt?.getTime() ?? null,
+      revealAt: game.revealAt?.getTime() ?? null,
     }
     // Before the start the board is empty (decisions.md item 9).
     if (now < game.startTimeUtc.getTime()) {
@@ -124,10 +170,20 @@ export function createScoreboardService(deps: {
           and(
             eq(submissions.gameId, gameId),
             eq(submissions.status, 'Accepted'),
-            lt(submissions.submitTimeUtc, game.endTimeUtc),
+            lt(submissions.submitTimeUtc, new Date(base.endTime)),
           ),
         ),
     ])
+    let counts: Map<number, number> | null = null
+    if (cutoff !== undefined) {
+      const solvers = new Map<number, Set<number>>()
+      for (const s of solveRows) {
+        const set = solvers.get(s.challengeId) ?? new Set<number>()
+        solvers.set(s.challengeId, set)
+        set.add(s.participationId)
+      }
+      counts = new Map([...solvers].map(([id, set]) => [id, set.size]))
+    }
     return {
       ...base,
       teams: teamRows.map(({ p, team }) => ({
@@ -146,7 +202,7 @@ export function createScoreboardService(deps: {
         originalScore: c.originalScore,
         minScoreRate: c.minScoreRate,
         difficulty: c.difficulty,
-        acceptedCount: c.acceptedCount,
+        acceptedCount: counts ? (counts.get(c.id) ?? 0) : c.acceptedCount,
         disableBloodBonus: c.disableBloodBonus,
       })),
       solves: solveRows.map((s) => ({ ...s, time: s.time.getTime() })),
@@ -188,6 +244,8 @@ export function createScoreboardService(deps: {
     slabs: Slab[],
     codings: Set<Coding>,
     full = false,
+    /** Tell the bus (not while the game is frozen: players would learn the board moved). */
+    announce = true,
   ): BoardEntry {
     const started = process.cpuUsage()
     const now = Date.now()
@@ -200,7 +258,7 @@ export function createScoreboardService(deps: {
     for (const x of slabs) x.current = x === slab
     // A version, not a hash of megabytes: unique per render of this process.
     const etag = `${gameId}-${epoch}-${++version}`
-    deps.bus?.publish('board.changed', { gameId, etag })
+    if (announce) deps.bus?.publish('board.changed', { gameId, etag })
     const spent = process.cpuUsage(started)
     if (!full) lastRenderMs = (spent.user + spent.system) / 1000
     const held = slab as Slab | null
@@ -215,8 +273,15 @@ export function createScoreboardService(deps: {
           }
         }
       : () => noRelease
+    const encoded = encoder(bytes, codings, retain)
+    // Readers asked for compressed boards before: have this version ready when they come back.
+    for (const coding of codings) encoded(coding).catch(() => {})
+    return { live, bytes, etag, updatedAt: new Date(now), hidden, retain, encoded }
+  }
+
+  function encoder(bytes: Buffer, codings: Set<Coding>, retain: () => () => void) {
     const encodings = new Map<Coding, Promise<Buffer>>()
-    const encoded = (coding: Coding) => {
+    return (coding: Coding) => {
       let done = encodings.get(coding)
       if (!done) {
         codings.add(coding)
@@ -229,9 +294,46 @@ export function createScoreboardService(deps: {
       }
       return done
     }
-    // Readers asked for compressed boards before: have this version ready when they come back.
-    for (const coding of codings) encoded(coding).catch(() => {})
-    return { live, bytes, etag, updatedAt: new Date(now), hidden, retain, encoded }
+  }
+
+  /**
+   * The board as it stood at `at`, read from the database (solves before `at` only). Its tag is
+   * a hash of its bytes and its time is the freeze time, so neither moves with later solves; it
+   * is rebuilt only when the game's other inputs change (challenge edits, reviews), and the bus
+   * hears its tag only when the bytes differ from the last ones told.
+   */
+  async function buildFrozen(gameId: number, state: GameState, at: number): Promise<BoardEntry> {
+    const { startsAt: _s, hidden, freezeAt: _f, revealAt: _r, ...input } = await loadInput(gameId, at)
+    const live = LiveBoard.from(input)
+    const bytes = live.toBytes(at)
+    const etag = `${gameId}-frozen-${hashTag(bytes.toString('latin1'))}`
+    const codings = new Set<Coding>()
+    const entry: BoardEntry = {
+      live,
+      bytes,
+      etag,
+      updatedAt: new Date(at),
+      hidden,
+      retain: () => noRelease,
+      encoded: encoder(bytes, codings, () => noRelease),
+    }
+    if (state.toldFrozen !== etag && games.get(gameId) === state) {
+      state.toldFrozen = etag
+      deps.bus?.publish('board.changed', { gameId, etag })
+    }
+    return entry
+  }
+
+  function frozenOf(gameId: number, state: GameState, at: number): Promise<BoardEntry> {
+    if (!state.frozen) {
+      const pending = buildFrozen(gameId, state, at)
+      state.frozen = pending
+      // A failed build is not kept: the next reader tries again.
+      pending.catch(() => {
+        if (state.frozen === pending) state.frozen = null
+      })
+    }
+    return state.frozen
   }
 
   /**
@@ -250,22 +352,45 @@ export function createScoreboardService(deps: {
     } finally {
       if (arriving.get(gameId) === mine) arriving.delete(gameId)
     }
-    const { startsAt, hidden, ...input } = loaded
+    const { startsAt, hidden, freezeAt, revealAt, ...input } = loaded
     const live = LiveBoard.from(input)
     for (const { solve, acceptedCount } of mine) live.addSolve(solve, acceptedCount)
     const previous = games.get(gameId)
     const slabs = previous?.slabs ?? []
     const codings = previous?.codings ?? new Set<Coding>()
+    const at = since({ freezeAt, revealAt })
     const state: GameState = {
       live,
       slabs,
       codings,
-      entry: render(gameId, live, hidden, slabs, codings, true),
+      entry: render(gameId, live, hidden, slabs, codings, true, at === null),
       timer: null,
       stale: false,
       startsAt,
+      freezeAt,
+      revealAt,
+      frozen: null,
+      toldFrozen: at === null ? null : (previous?.toldFrozen ?? null),
     }
     games.set(gameId, state)
+    // Frozen: players are told of the frozen board (once, and only if it changed).
+    if (at !== null) frozenOf(gameId, state, at).catch(() => {})
+    return state
+  }
+
+  /** A rebuild after solves; while frozen the bus hears of the frozen board instead. */
+  function rerender(gameId: number, state: GameState) {
+    const at = since(state)
+    state.entry = render(
+      gameId,
+      state.live,
+      state.entry.hidden,
+      state.slabs,
+      state.codings,
+      false,
+      at === null,
+    )
+    if (at !== null) frozenOf(gameId, state, at).catch(() => {})
     return state
   }
 
@@ -277,30 +402,50 @@ export function createScoreboardService(deps: {
     const wait = Math.min(800, Math.max(delayMs, lastRenderMs * 5))
     state.timer = setTimeout(() => {
       state.timer = null
-      const rebuild = state.stale
-        ? load(gameId)
-        : Promise.resolve(
-            Object.assign(state, {
-              entry: render(gameId, state.live, state.entry.hidden, state.slabs, state.codings),
-            }),
-          )
+      const rebuild = state.stale ? load(gameId) : Promise.resolve(rerender(gameId, state))
       state.stale = false
       rebuild.catch(() => games.delete(gameId))
     }, wait)
     state.timer.unref()
   }
 
+  async function stateOf(gameId: number): Promise<GameState> {
+    const ready = games.get(gameId)
+    if (ready && !(ready.startsAt !== null && Date.now() >= ready.startsAt)) return ready
+    let pending = loading.get(gameId)
+    if (!pending) {
+      pending = load(gameId).finally(() => loading.delete(gameId))
+      loading.set(gameId, pending)
+    }
+    return pending
+  }
+
   return {
-    /** The current board of a game (built on first use). */
+    /** The current (true) board of a game (built on first use). */
     async get(gameId: number): Promise<BoardEntry> {
-      const ready = games.get(gameId)
-      if (ready && !(ready.startsAt !== null && Date.now() >= ready.startsAt)) return ready.entry
-      let pending = loading.get(gameId)
-      if (!pending) {
-        pending = load(gameId).finally(() => loading.delete(gameId))
-        loading.set(gameId, pending)
-      }
-      return (await pending).entry
+      return (await stateOf(gameId)).entry
+    },
+
+    /**
+     * The board `actor` may see: while the game is frozen, players and anonymous readers get
+     * the board as it stood at the freeze; admins and monitors (and `truth` readers) the true one.
+     */
+    async view(
+      gameId: number,
+      actor: SessionUser | null,
+      opts: { public?: boolean } = {},
+    ): Promise<BoardView> {
+      const state = await stateOf(gameId)
+      const at = since(state)
+      if (at === null) return { entry: state.entry, frozenSince: null, frozen: false }
+      if (seesThroughFreeze(actor) && !opts.public)
+        return { entry: state.entry, frozenSince: at, frozen: false }
+      return { entry: await frozenOf(gameId, state, at), frozenSince: at, frozen: true }
+    },
+
+    /** Since when the game's public board is frozen (null: it is not), from the cached board. */
+    async frozenSince(gameId: number): Promise<number | null> {
+      return since(await stateOf(gameId))
     },
 
     /** A judged solve: counted in memory, shown after the next (coalesced) rebuild. */
@@ -333,6 +478,16 @@ export function createScoreboardService(deps: {
       const state = games.get(gameId)
       if (state?.timer) clearTimeout(state.timer)
       games.delete(gameId)
+    },
+
+    /**
+     * Reloads a game's board now (after a reveal or a change of the freeze switch), so the hub
+     * tells players of the board they may now see.
+     */
+    async reload(gameId: number): Promise<void> {
+      const state = games.get(gameId)
+      if (state?.timer) clearTimeout(state.timer)
+      await load(gameId)
     },
 
     close() {

@@ -67,7 +67,9 @@ const pc = (id: number, cId: number) => ({ params: { path: { id, cId } } })
 /** Creating, changing and deleting games; each refreshes the admin list and the public lists. */
 export function useGameActions() {
   const revalidate = useRevalidate()
-  const done = (id?: number) => revalidate(GAMES, ...PUBLIC_GAMES, ...(id ? [`/api/game/${id}`] : []))
+  // `/api/ext/games/:id`: the freeze state follows the game's freeze time (Pennant addition).
+  const done = (id?: number) =>
+    revalidate(GAMES, ...PUBLIC_GAMES, ...(id ? [`/api/game/${id}`, `/api/ext/games/${id}`] : []))
   return {
     refresh: (id: number) => revalidate(game(id)),
     async create(body: Body<'/api/edit/games', 'post'>) {

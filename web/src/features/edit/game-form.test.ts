@@ -20,6 +20,26 @@ const game = (): GameModel => ({
   bloodBonus: 52459530,
 })
 
+describe('the scoreboard freeze fields', () => {
+  it('want the freeze within start..end and the reveal after it', () => {
+    const form = toForm(game())
+    expect(validateGameForm({ ...form, freezeAt: '2025-04-02T08:00' })).toEqual({})
+    expect(validateGameForm({ ...form, freezeAt: '2025-04-01T08:00' })).toEqual({
+      freezeAt: 'admin.game.freeze.error_outside',
+    })
+    expect(validateGameForm({ ...form, freezeAt: '2025-04-02T09:00' }).freezeAt).toBe(
+      'admin.game.freeze.error_outside',
+    )
+    expect(
+      validateGameForm({ ...form, freezeAt: '2025-04-02T08:00', revealAt: '2025-04-02T07:00' }).revealAt,
+    ).toBe('admin.game.freeze.error_reveal_before')
+    expect(validateGameForm({ ...form, revealAt: '2025-04-02T10:00' }).revealAt).toBe(
+      'admin.game.freeze.error_reveal_alone',
+    )
+    expect(validateGameForm({ ...form, freezeAt: 'soon' }).freezeAt).toBe('admin.game.error.date')
+  })
+})
+
 describe(validateGameForm, () => {
   it('accepts a game as the server gave it', () => {
     expect(validateGameForm(toForm(game()))).toEqual({})
@@ -62,7 +82,15 @@ describe(validateGameForm, () => {
 describe(fromForm, () => {
   it('round-trips a game and turns the blank invite code into null', () => {
     const g = game()
-    expect(fromForm(toForm(g), g)).toEqual({ ...g, divisions: [] })
+    expect(fromForm(toForm(g), g)).toEqual({ ...g, divisions: [], freezeAt: null, revealAt: null })
+  })
+
+  it('keeps a stored freeze time to the millisecond while its text is unchanged', () => {
+    const g = { ...game(), freezeAt: new Date(2025, 3, 2, 8, 0, 42, 7).getTime() }
+    expect(fromForm(toForm(g), g).freezeAt).toBe(g.freezeAt)
+    const moved = fromForm({ ...toForm(g), freezeAt: '2025-04-02T08:30' }, g)
+    expect(moved.freezeAt).toBe(new Date(2025, 3, 2, 8, 30).getTime())
+    expect(fromForm({ ...toForm(g), freezeAt: '' }, g).freezeAt).toBeNull()
   })
 
   it('trims and de-duplicates divisions and packs the bonus percentages', () => {

@@ -19,6 +19,9 @@ export interface GameForm {
   start: string
   end: string
   bloodBonus: BonusPercents
+  /** Scoreboard freeze (Pennant addition): `datetime-local` text, empty for none. */
+  freezeAt: string
+  revealAt: string
 }
 
 /** The fields of `GameInfoModel` the form edits (the server ignores id, poster and publicKey). */
@@ -39,6 +42,8 @@ export interface GameModel {
   start: number
   end: number
   bloodBonus: number
+  freezeAt?: number | null
+  revealAt?: number | null
 }
 
 export const TITLE_MAX = 128
@@ -63,6 +68,8 @@ export function toForm(game: GameModel): GameForm {
     start: toLocalInput(game.start),
     end: toLocalInput(game.end),
     bloodBonus: bonusToPercents(game.bloodBonus),
+    freezeAt: game.freezeAt == null ? '' : toLocalInput(game.freezeAt),
+    revealAt: game.revealAt == null ? '' : toLocalInput(game.revealAt),
   }
 }
 
@@ -92,6 +99,15 @@ export function validateGameForm(form: GameForm): GameFormErrors {
   if (!isCount(form.teamMemberCountLimit)) errors.teamMemberCountLimit = 'admin.game.error.count'
   if (!isCount(form.containerCountLimit)) errors.containerCountLimit = 'admin.game.error.count'
   if (percentsToBonus(form.bloodBonus) === null) errors.bloodBonus = 'admin.game.error.bonus'
+  const freezeAt = form.freezeAt ? fromLocalInput(form.freezeAt) : null
+  if (form.freezeAt && freezeAt === null) errors.freezeAt = 'admin.game.error.date'
+  else if (freezeAt !== null && start !== null && end !== null && (freezeAt < start || freezeAt >= end))
+    errors.freezeAt = 'admin.game.freeze.error_outside'
+  const revealAt = form.revealAt ? fromLocalInput(form.revealAt) : null
+  if (form.revealAt && revealAt === null) errors.revealAt = 'admin.game.error.date'
+  else if (revealAt !== null && freezeAt === null) errors.revealAt = 'admin.game.freeze.error_reveal_alone'
+  else if (revealAt !== null && freezeAt !== null && revealAt <= freezeAt)
+    errors.revealAt = 'admin.game.freeze.error_reveal_before'
   return errors
 }
 
@@ -119,5 +135,17 @@ export function fromForm(form: GameForm, previous: GameModel): GameModel {
     start: fromLocalInput(form.start)!,
     end: fromLocalInput(form.end)!,
     bloodBonus: percentsToBonus(form.bloodBonus)!,
+    freezeAt: keepExact(form.freezeAt, previous.freezeAt),
+    revealAt: keepExact(form.revealAt, previous.revealAt),
   }
+}
+
+/**
+ * A time field as sent: unchanged text keeps the stored instant to the millisecond (the input
+ * shows minutes only; a freeze moved by a few seconds would change the frozen board).
+ */
+function keepExact(text: string, previous: number | null | undefined): number | null {
+  if (!text) return null
+  if (previous != null && toLocalInput(previous) === text) return previous
+  return fromLocalInput(text)
 }

@@ -20,6 +20,7 @@ import { useNavigate } from 'react-router'
 import { confirm } from '@/components/confirm'
 import { ImageUpload } from '@/components/image-upload'
 import { MONO_INPUT } from '@/components/mono-input'
+import { FreezeFields } from '@/features/freeze/components/freeze-fields'
 import { paths } from '@/features/paths'
 import { useUnsavedGuard } from '@/hooks/use-unsaved-guard'
 import { useTranslation } from '@/i18n'
@@ -196,6 +197,16 @@ export function GameInfoForm({ game }: { game: EditGame }) {
             description={t('admin.game.field.practice_mode_hint')}
             checked={form.practiceMode}
             onChange={(e) => set('practiceMode', e.currentTarget.checked)}
+          />
+        </Section>
+
+        <Section title={t('admin.game.freeze.section')}>
+          <FreezeFields
+            game={game}
+            freezeAt={form.freezeAt}
+            revealAt={form.revealAt}
+            onChange={(field, value) => set(field, value)}
+            errors={{ freezeAt: err('freezeAt'), revealAt: err('revealAt') }}
           />
         </Section>
 

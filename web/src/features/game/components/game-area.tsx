@@ -9,6 +9,7 @@ import {
 import { type ReactNode, useEffect } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { hasRole, useUser } from '@/features/account/api'
+import { FrozenBanner } from '@/features/freeze/components/frozen-banner'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
@@ -112,6 +113,7 @@ export function GameArea({ id, children }: { id: number; children: ReactNode }) 
           )
         })}
       </nav>
+      <FrozenBanner gameId={id} />
       {children}
     </Stack>
   )

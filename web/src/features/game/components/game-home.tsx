@@ -4,6 +4,7 @@ import { Link } from 'react-router'
 import { LoadFailed } from '@/components/load-failed'
 import { Markdown } from '@/components/markdown'
 import { hasRole, useUser } from '@/features/account/api'
+import { FrozenBanner } from '@/features/freeze/components/frozen-banner'
 import { paths } from '@/features/paths'
 import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
@@ -67,6 +68,7 @@ export function GameHome({ id }: { id: number }) {
         />
       </GameBanner>
       <GameAlertView alert={actions.alert} start={game.start} now={now} />
+      <FrozenBanner gameId={game.id} />
       {game.content.trim() && (
         <Paper
           withBorder

@@ -3,6 +3,8 @@ import { useDebouncedValue, useMediaQuery } from '@mantine/hooks'
 import { IconListNumbers, IconSearch } from '@tabler/icons-react'
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import { LoadFailed } from '@/components/load-failed'
+import { hasRole, useUser } from '@/features/account/api'
+import { useFreeze } from '@/features/freeze/api'
 import { LiveBadge } from '@/features/live/live-badge'
 import { useHub } from '@/features/live/use-hub'
 import { useTranslation } from '@/i18n'
@@ -50,6 +52,15 @@ export function ScoreboardView({ game }: { game: GameInfo }) {
   })
   const { data, error, isLoading, mutate } = useScoreboard(game.id, running, hub === 'live')
   const myTeamId = useMyTeamId(game.id, game.status === 'Accepted')
+  // A freeze that begins or a reveal (also after the end, when no hub is open): read again.
+  const frozen = useFreeze(game.id).data?.frozen
+  const staff = hasRole(useUser().user?.role, 'Monitor')
+  const seenFrozen = useRef(frozen)
+  useEffect(() => {
+    if (seenFrozen.current === frozen) return
+    seenFrozen.current = frozen
+    void mutate()
+  }, [frozen, mutate])
   const wide = useMediaQuery('(min-width: 48em)')
   const [division, setDivision] = useState('all')
   const [search, setSearch] = useState('')
@@ -103,7 +114,8 @@ export function ScoreboardView({ game }: { game: GameInfo }) {
               <Title order={2} size="h4" id="ranking-heading">
                 {t('game.scoreboard.heading')}
               </Title>
-              {running && <LiveBadge state={hub} />}
+              {/* A frozen board does not move for players: no "live" badge then. */}
+              {running && !(frozen && !staff) && <LiveBadge state={hub} />}
             </Group>
             <Group gap="sm" align="flex-end">
               {divisions.length > 0 && (
