@@ -2,6 +2,7 @@ import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/c
 import { IconArrowLeft, IconKey, IconLogout, IconMail } from '@tabler/icons-react'
 import { lazy, Suspense, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
+import { LinkedIdentities } from '@/features/oidc/components/linked-identities'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
@@ -97,6 +98,8 @@ export function ProfileView({ user }: { user: Profile }) {
           </Button>
         </Group>
       </section>
+
+      <LinkedIdentities className={classes.section} />
 
       <Anchor component={Link} to={paths.home} size="sm">
         <Group gap={4} component="span">
