@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import type { BrowserContext, Page } from '@playwright/test'
 import { startTestIdp, type TestIdp } from '../../server/test/helpers/oidc-idp.ts'
 import { ApiClient, expect, harnessEnv, screenshot, shootAll, test, uniqueName } from '../harness/fixtures.ts'
@@ -9,6 +11,43 @@ import { field, toast } from './account-helpers.ts'
 // page. The tests run in order and share the provider.
 
 test.describe.configure({ mode: 'serial' })
+
+/** axe-core, run in the page through the debugger protocol (the page's CSP does not apply). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** No critical or serious axe violation on the page as it is, in the dark and the light scheme. */
+async function expectAccessible(page: Page) {
+  for (const scheme of ['dark', 'light'] as const) {
+    await page.evaluate(
+      ([key, value]) => {
+        localStorage.setItem(key, value)
+        window.dispatchEvent(new StorageEvent('storage', { key, newValue: value, storageArea: localStorage }))
+      },
+      ['mantine-color-scheme-value', scheme] as const,
+    )
+    await page.locator(`html[data-mantine-color-scheme="${scheme}"]`).waitFor({ state: 'attached' })
+    await page.waitForTimeout(300)
+    await page.evaluate(AXE_SOURCE)
+    const found = await page.evaluate(async () => {
+      const { axe } = window as unknown as {
+        axe: {
+          run: (
+            d: Document,
+            o: object,
+          ) => Promise<{ violations: { id: string; impact?: string; nodes: { target: string[] }[] }[] }>
+        }
+      }
+      const { violations } = await axe.run(document, {
+        resultTypes: ['violations'],
+        rules: { 'label-content-name-mismatch': { enabled: true } },
+      })
+      return violations
+        .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+    })
+    expect(found, `axe (${scheme})`).toEqual([])
+  }
+}
 
 const SLUG = 'campus'
 const NAME = 'Campus Login'
@@ -86,6 +125,7 @@ test.describe('sign-in with an identity provider', () => {
     await expect(toast(page, 'Sign-in with identity providers is on')).toBeVisible()
     await expect(page.getByText('players do not see these providers yet')).toBeHidden()
     await shootAll(page, 'oidc-admin')
+    await expectAccessible(page)
 
     await login.reload()
     await expect(login.getByRole('link', { name: `Continue with ${NAME}` })).toBeVisible()
@@ -126,6 +166,7 @@ test.describe('sign-in with an identity provider', () => {
     ).toBeVisible()
     await expect(section.getByRole('button', { name: `Unlink your account from ${NAME}` })).toBeDisabled()
     await shootAll(page, 'oidc-profile')
+    await expectAccessible(page)
     await context.close()
   })
 
@@ -172,6 +213,7 @@ test.describe('sign-in with an identity provider', () => {
     await expect(alert).toBeVisible()
     await expect(alert).toContainText('Signing in through the identity provider did not work')
     await shootAll(page, 'oidc-login-error')
+    await expectAccessible(page)
 
     await context.close()
 
