@@ -2,7 +2,6 @@ import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/c
 import { IconArrowLeft, IconKey, IconLogout, IconMail } from '@tabler/icons-react'
 import { lazy, Suspense, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
-import { LinkedIdentities } from '@/features/oidc/components/linked-identities'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
@@ -14,6 +13,10 @@ import { ProfileForm } from './profile-form'
 // The dialogs load when opened: most visits to the profile open neither.
 const ChangeEmailDialog = lazy(() => import('./change-email-dialog'))
 const ChangePasswordDialog = lazy(() => import('./change-password-dialog'))
+// Identity providers (our addition, often off) load after the rest of the profile.
+const LinkedIdentities = lazy(() =>
+  import('@/features/oidc/components/linked-identities').then((m) => ({ default: m.LinkedIdentities })),
+)
 
 /** The signed-in user's own page: avatar, fields, e-mail and password changes, log out. */
 export function ProfileView({ user }: { user: Profile }) {
@@ -99,7 +102,9 @@ export function ProfileView({ user }: { user: Profile }) {
         </Group>
       </section>
 
-      <LinkedIdentities className={classes.section} />
+      <Suspense fallback={null}>
+        <LinkedIdentities className={classes.section} />
+      </Suspense>
 
       <Anchor component={Link} to={paths.home} size="sm">
         <Group gap={4} component="span">
