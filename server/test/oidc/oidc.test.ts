@@ -88,6 +88,10 @@ describe('switched off (the default)', () => {
       query: { oidcError: 'off', from: '/games' },
     })
     expect(landing(await anon.get('/api/ext/oidc/test/callback?code=x&state=y')).query.oidcError).toBe('off')
+    // A `from` that leaves the site is not carried to the login page.
+    expect(landing(await anon.get('/api/ext/oidc/test/start?from=//evil.example')).query).toEqual({
+      oidcError: 'off',
+    })
     const user = await registeredUser(t.app)
     expect((await user.agent.get('/api/ext/oidc/identities')).statusCode).toBe(404)
   })

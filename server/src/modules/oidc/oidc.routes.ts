@@ -12,7 +12,7 @@ import {
   OwnIdentitiesModel,
   PublicProviderModel,
 } from './oidc.schemas.ts'
-import { FLOW_COOKIE, FLOW_TTL_MS, type OidcErrorReason } from './oidc.service.ts'
+import { FLOW_COOKIE, FLOW_TTL_MS, type OidcErrorReason, safeFrom } from './oidc.service.ts'
 
 const tags = ['Extensions']
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 64 }) })
@@ -75,7 +75,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { slug } = request.params
       const from = request.query.from
       const started = await oidc.start(slug, { redirectUri: redirectUriFor(base(request), slug), from })
-      if ('error' in started) return land(reply, started.error, { link: false, from })
+      if ('error' in started) return land(reply, started.error, { link: false, from: safeFrom(from) })
       reply.setCookie(FLOW_COOKIE, started.token, flowCookie(request))
       return reply.redirect(started.url, 302)
     },
