@@ -38,6 +38,7 @@ import type { HubTimings } from './modules/hubs/hub.ts'
 import { hubRoutes } from './modules/hubs/hubs.routes.ts'
 import { infoRoutes } from './modules/info/info.routes.ts'
 import { logRoutes } from './modules/logs/logs.routes.ts'
+import { oidcAdminRoutes, oidcRoutes } from './modules/oidc/oidc.routes.ts'
 import { editPostRoutes } from './modules/posts/posts.edit.routes.ts'
 import { postsRoutes } from './modules/posts/posts.routes.ts'
 import { proxyRoutes } from './modules/proxy/proxy.routes.ts'
@@ -142,6 +143,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(featureRoutes, { prefix: '/api/ext' })
   await app.register(freezeRoutes, { prefix: '/api/ext' })
   await app.register(ctftimeRoutes, { prefix: '/api/ext' })
+  await app.register(oidcRoutes, { prefix: '/api/ext' })
+  await app.register(oidcAdminRoutes, { prefix: '/api/ext' })
 
   app.get('/openapi/v1.json', { schema: { hide: true } }, async () => app.swagger())
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

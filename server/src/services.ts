@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config/index.ts'
 import type { Db } from './db/index.ts'
 import type { Infra } from './infra/index.ts'
+import { createOidcClient } from './infra/oidc/index.ts'
 import { createAccountService } from './modules/account/account.service.ts'
 import { createLoginThrottle } from './modules/account/login-throttle.ts'
 import { createSessionService } from './modules/account/sessions.service.ts'
@@ -27,6 +28,7 @@ import { createVerdictMemo } from './modules/game/verdicts.ts'
 import { createWriteupService } from './modules/game/writeups.service.ts'
 import { createCaptchaService } from './modules/info/captcha.service.ts'
 import { createAuditService } from './modules/logs/audit.service.ts'
+import { createOidcService } from './modules/oidc/oidc.service.ts'
 import { createPostService } from './modules/posts/posts.service.ts'
 import { createProxyService } from './modules/proxy/proxy.service.ts'
 import { createSettingsService } from './modules/settings/settings.service.ts'
@@ -202,6 +204,14 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     proxy,
     captures,
     apiTokens: createApiTokenService({ db }),
+    oidc: createOidcService({
+      db,
+      cache: infra.cache,
+      client: createOidcClient(),
+      settings,
+      sessions,
+      audit,
+    }),
   }
 }
 export type Services = ReturnType<typeof createServices>

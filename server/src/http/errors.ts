@@ -160,6 +160,17 @@ const catalogue = {
   // Posts and captcha
   Post_NotFound: [404, 'Post not found'],
   Captcha_NotEnabled: [404, 'Proof-of-work captcha is not enabled'],
+  // Sign-in with an identity provider (our addition)
+  Oidc_Off: [404, 'Sign-in with an identity provider is switched off'],
+  Oidc_ProviderNotFound: [404, 'Identity provider not found'],
+  Oidc_SlugUsed: [400, 'Another identity provider already uses this short name'],
+  Oidc_IssuerInvalid: [400, 'The issuer must be an https:// URL (http:// only on localhost)'],
+  Oidc_Unreachable: [400, 'The identity provider could not be reached; try again later'],
+  Oidc_NotLinked: [404, 'Your account is not linked to this identity provider'],
+  Oidc_LastSignIn: [
+    400,
+    'This is the only way to sign in to your account; set a password or link another provider first',
+  ],
 } as const satisfies Record<string, readonly [number, string] | readonly [number, string, number]>
 
 export type ErrorKey = keyof typeof catalogue

@@ -66,6 +66,8 @@ const ACCOUNT = ['account']
 const POST = ['post']
 const GAME = ['game', 'challenge']
 const ADMIN = ['admin']
+// Sign-in with an identity provider: its admin screen has an area of its own.
+const OIDC_ADMIN = ['admin', 'oidc']
 
 // The frame's own strings (the tunnel control, the live badge) come with it, not with `common`:
 // the account screens, which load no frame, do not pay for them.
@@ -154,6 +156,10 @@ const routes: RouteObject[] = [
           { path: 'files', ...at(() => import('@/pages/admin/files'), ADMIN) },
           { path: 'settings', ...at(() => import('@/pages/admin/settings'), ADMIN) },
           { path: 'tokens', ...at(() => import('@/pages/admin/tokens'), ADMIN) },
+          {
+            path: 'identity-providers',
+            ...at(() => import('@/pages/admin/identity-providers'), OIDC_ADMIN),
+          },
         ],
       },
       // Not lazy: the role guard shows it too, so it is in the first load anyway.

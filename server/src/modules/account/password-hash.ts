@@ -11,7 +11,14 @@ const load = () => {
 
 export const hashPassword = async (password: string) => (await load()).hash(password)
 
-export const verifyPassword = async (hash: string, password: string) => (await load()).verify(hash, password)
+/**
+ * The stored hash of an account made through an identity provider: it has no password, and no
+ * password matches it (until a reset sets one).
+ */
+export const NO_PASSWORD = ''
+
+export const verifyPassword = async (hash: string, password: string) =>
+  hash !== NO_PASSWORD && (await load()).verify(hash, password)
 
 let decoy: Promise<string> | undefined
 /** Hash of a throw-away password: verifying against it keeps "no such user" as slow as "wrong password". */

@@ -2,6 +2,7 @@ import { Box } from '@mantine/core'
 import {
   IconFiles,
   IconFileText,
+  IconFingerprint,
   IconFlag,
   IconKey,
   IconServer,
@@ -26,6 +27,11 @@ export default function AdminLayout() {
     { to: paths.admin.logs, label: t('admin.tabs.logs'), icon: IconFileText },
     { to: paths.admin.files, label: t('admin.tabs.files'), icon: IconFiles },
     { to: paths.admin.tokens, label: t('admin.tabs.tokens'), icon: IconKey },
+    {
+      to: paths.admin.identityProviders,
+      label: t('admin.tabs.identity_providers'),
+      icon: IconFingerprint,
+    },
     { to: paths.admin.settings, label: t('admin.tabs.settings'), icon: IconSettings },
   ]
   return (

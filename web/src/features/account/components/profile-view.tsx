@@ -13,6 +13,10 @@ import { ProfileForm } from './profile-form'
 // The dialogs load when opened: most visits to the profile open neither.
 const ChangeEmailDialog = lazy(() => import('./change-email-dialog'))
 const ChangePasswordDialog = lazy(() => import('./change-password-dialog'))
+// Identity providers (our addition, often off) load after the rest of the profile.
+const LinkedIdentities = lazy(() =>
+  import('@/features/oidc/components/linked-identities').then((m) => ({ default: m.LinkedIdentities })),
+)
 
 /** The signed-in user's own page: avatar, fields, e-mail and password changes, log out. */
 export function ProfileView({ user }: { user: Profile }) {
@@ -97,6 +101,10 @@ export function ProfileView({ user }: { user: Profile }) {
           </Button>
         </Group>
       </section>
+
+      <Suspense fallback={null}>
+        <LinkedIdentities className={classes.section} />
+      </Suspense>
 
       <Anchor component={Link} to={paths.home} size="sm">
         <Group gap={4} component="span">

@@ -1,0 +1,219 @@
+import { ActionIcon, Alert, Badge, Button, Group, Paper, Stack, Switch, Title } from '@mantine/core'
+import { IconEdit, IconFingerprint, IconPlus, IconTrash } from '@tabler/icons-react'
+import { useState } from 'react'
+import { confirm } from '@/components/confirm'
+import { CopyField } from '@/components/copy-field'
+import { DataState } from '@/features/edit/components/data-state'
+import { useTranslation } from '@/i18n'
+import { notify } from '@/utils/notify'
+import { type IdentityProvider, useIdentityProviders, useOidcSwitch, useProviderActions } from '../api'
+import classes from './oidc.module.css'
+import { ProviderModal } from './provider-modal'
+import '@mantine/core/styles/Badge.css'
+import '@mantine/core/styles/Switch.css'
+
+function ProviderItem({ provider, onEdit }: { provider: IdentityProvider; onEdit: () => void }) {
+  const { t } = useTranslation()
+  const actions = useProviderActions()
+  const [busy, setBusy] = useState<'enable' | 'delete' | null>(null)
+  const name = provider.displayName
+
+  const toggle = async (enabled: boolean) => {
+    setBusy('enable')
+    try {
+      await actions.update(provider.id, { enabled })
+      notify.success(t(enabled ? 'oidc.enabled_now' : 'oidc.disabled_now', { name }))
+    } catch (err) {
+      notify.error(err)
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  const remove = async () => {
+    const ok = await confirm({
+      title: t('oidc.delete'),
+      message: t('oidc.delete_confirm', { name, linked: provider.linkedUsers }),
+      confirmLabel: t('oidc.delete'),
+      danger: true,
+    })
+    if (!ok) return
+    setBusy('delete')
+    try {
+      await actions.remove(provider.id)
+      notify.success(t('oidc.deleted', { name }))
+    } catch (err) {
+      notify.error(err)
+      setBusy(null)
+    }
+  }
+
+  return (
+    <Paper component="li" withBorder radius="md" p={{ base: 'sm', sm: 'md' }}>
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-start" gap="xs">
+          <Group gap="xs" style={{ minWidth: 0 }}>
+            <Title order={2} size="h5" style={{ overflowWrap: 'anywhere' }}>
+              {name}
+            </Title>
+            <Badge color={provider.enabled ? 'teal' : 'gray'} variant="light">
+              {t(provider.enabled ? 'oidc.state.enabled' : 'oidc.state.disabled')}
+            </Badge>
+            {provider.allowSignUp && (
+              <Badge color="blue" variant="light">
+                {t('oidc.state.sign_up')}
+              </Badge>
+            )}
+          </Group>
+          <Group gap={4} wrap="nowrap">
+            <Switch
+              checked={provider.enabled}
+              disabled={busy === 'enable'}
+              onChange={(e) => toggle(e.currentTarget.checked)}
+              label={t('oidc.field.enabled')}
+              aria-label={t('oidc.enable_named', { name })}
+            />
+            <ActionIcon
+              variant="subtle"
+              onClick={onEdit}
+              aria-label={t('oidc.edit_named', { name })}
+              title={t('oidc.edit')}
+            >
+              <IconEdit size={16} aria-hidden />
+            </ActionIcon>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              loading={busy === 'delete'}
+              onClick={remove}
+              aria-label={t('oidc.delete_named', { name })}
+              title={t('oidc.delete')}
+            >
+              <IconTrash size={16} aria-hidden />
+            </ActionIcon>
+          </Group>
+        </Group>
+        <dl className={classes.facts}>
+          <div>
+            <dt>{t('oidc.field.slug')}</dt>
+            <dd>
+              <code>{provider.slug}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>{t('oidc.field.issuer')}</dt>
+            <dd>
+              <code>{provider.issuer}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>{t('oidc.field.client_id')}</dt>
+            <dd>
+              <code>{provider.clientId}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>{t('oidc.field.client_secret')}</dt>
+            <dd>
+              <code>{provider.clientSecretHint}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>{t('oidc.field.claims')}</dt>
+            <dd>
+              <code>{provider.userNameClaim}</code>, <code>{provider.emailClaim}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>{t('oidc.linked_users')}</dt>
+            <dd>{provider.linkedUsers}</dd>
+          </div>
+        </dl>
+        <CopyField
+          label={t('oidc.redirect_uri')}
+          value={provider.redirectUri}
+          copyLabel={t('oidc.copy_redirect')}
+        />
+      </Stack>
+    </Paper>
+  )
+}
+
+/** The switch for the whole feature: providers can be prepared before players see them. */
+function FeatureSwitch() {
+  const { t } = useTranslation()
+  const feature = useOidcSwitch()
+  const [busy, setBusy] = useState(false)
+  const flip = async (on: boolean) => {
+    setBusy(true)
+    try {
+      await feature.set(on)
+      notify.success(t(on ? 'oidc.switch_on' : 'oidc.switch_off'))
+    } catch (err) {
+      notify.error(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Paper withBorder radius="md" p={{ base: 'sm', sm: 'md' }}>
+      <Switch
+        size="md"
+        checked={feature.on ?? false}
+        disabled={feature.on === undefined || busy}
+        onChange={(e) => flip(e.currentTarget.checked)}
+        label={t('oidc.switch')}
+        description={t('oidc.switch_hint')}
+      />
+    </Paper>
+  )
+}
+
+/** Every identity provider, with add, edit, enable and delete, under the feature's switch. */
+export function ProviderList() {
+  const { t } = useTranslation()
+  const { data, error, isLoading, mutate } = useIdentityProviders()
+  const feature = useOidcSwitch()
+  const [editing, setEditing] = useState<IdentityProvider | 'new' | null>(null)
+  const providers = data ?? []
+  const addButton = (
+    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
+      {t('oidc.add')}
+    </Button>
+  )
+
+  return (
+    <Stack gap="sm">
+      <FeatureSwitch />
+      {feature.on === false && providers.some((p) => p.enabled) && (
+        <Alert color="yellow">{t('oidc.switch_off_note')}</Alert>
+      )}
+      {providers.length > 0 && <Group justify="flex-end">{addButton}</Group>}
+      <DataState
+        loading={isLoading && !data}
+        error={data ? undefined : error}
+        onRetry={() => mutate()}
+        isEmpty={providers.length === 0}
+        empty={{
+          icon: IconFingerprint,
+          title: t('oidc.none'),
+          description: t('oidc.none_hint'),
+          action: addButton,
+        }}
+      >
+        <ul className={classes.list} aria-label={t('oidc.list_label')}>
+          {providers.map((p) => (
+            <ProviderItem key={p.id} provider={p} onEdit={() => setEditing(p)} />
+          ))}
+        </ul>
+      </DataState>
+      {editing && (
+        <ProviderModal
+          key={editing === 'new' ? 'new' : editing.id}
+          provider={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+        />
+      )}
+    </Stack>
+  )
+}
