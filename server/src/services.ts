@@ -21,6 +21,7 @@ import { createJudge } from './modules/game/judge.service.ts'
 import { createMonitorService } from './modules/game/monitor.service.ts'
 import { createParticipationService } from './modules/game/participations.service.ts'
 import { createPlayService } from './modules/game/play.service.ts'
+import { createReleaseService } from './modules/game/release.service.ts'
 import { createScoreboardService } from './modules/game/scoreboard.service.ts'
 import { createVerdictMemo } from './modules/game/verdicts.ts'
 import { createWriteupService } from './modules/game/writeups.service.ts'
@@ -55,7 +56,9 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   })
   const posts = createPostService({ db })
   const notices = createNoticeService({ db, bus })
-  const scoreboard = createScoreboardService({ db, bus })
+  // Scheduled release (our addition, off until an admin turns it on).
+  const scheduled = () => settings.isOn('scheduledRelease')
+  const scoreboard = createScoreboardService({ db, bus, scheduled })
   const playContext = createPlayContext({ db })
   const verdicts = createVerdictMemo()
   // Anything organisers or teams change in a game: rebuild its board, forget cached lookups
@@ -130,7 +133,13 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     log,
     recorder: captures.record,
   })
-  const play = createPlayService({ db, context: playContext, enqueue: (id) => judge.enqueue(id), verdicts })
+  const play = createPlayService({
+    db,
+    context: playContext,
+    enqueue: (id) => judge.enqueue(id),
+    verdicts,
+    scheduled,
+  })
   // A game's own settings (hidden, times, blood bonus) changed: drop its board at once, so
   // hiding a game takes effect on the next read rather than after a rebuild.
   const editGames = createEditGameService({
@@ -150,7 +159,9 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     testContainer: containers.testContainer,
     removeContainers: (challengeId) => containers.removeAllOf({ challengeId }),
     onChanged: changed,
+    scheduled,
   })
+  const release = createReleaseService({ db, bus, scheduled, onReleased: changed })
   return {
     settings,
     audit,
@@ -163,6 +174,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     notices,
     editGames,
     editChallenges,
+    release,
     participations,
     scoreboard,
     playContext,

@@ -59,8 +59,13 @@ interface GameState {
   timer: NodeJS.Timeout | null
   /** Something other than a solve changed: reload the inputs from the database. */
   stale: boolean
-  /** Built before the game started (empty): reload once it has. */
-  startsAt: number | null
+  /**
+   * Reload from this instant: the game starts (the board was built empty before it), or a
+   * scheduled challenge opens. Every server reaches it on its own clock, with no message needed.
+   */
+  reloadAt: number | null
+  /** Whether scheduled release was on when this board was loaded (switching it reloads). */
+  scheduled: boolean
   /** Codings readers have asked for: each new version is compressed for them when built. */
   codings: Set<Coding>
 }
@@ -77,6 +82,8 @@ export function createScoreboardService(deps: {
   slabMinBytes?: number
   /** Hears each new board's tag (the user hub tells players to fetch it). */
   bus?: Bus
+  /** Whether scheduled release is on: challenges before their `openAt` are left off the board. */
+  scheduled?: () => boolean
 }) {
   const { db } = deps
   const delayMs = deps.delayMs ?? 150
@@ -86,21 +93,23 @@ export function createScoreboardService(deps: {
 
   async function loadInput(
     gameId: number,
-  ): Promise<BoardInput & { startsAt: number | null; hidden: boolean }> {
+  ): Promise<BoardInput & { reloadAt: number | null; hidden: boolean; scheduled: boolean }> {
     const game = await requireGame(db, gameId)
     const now = Date.now()
+    const scheduled = deps.scheduled?.() ?? false
     const base = {
       bloodBonus: game.bloodBonus,
       endTime: game.endTimeUtc.getTime(),
       now,
-      startsAt: null,
+      reloadAt: null,
       hidden: game.hidden,
+      scheduled,
     }
     // Before the start the board is empty (decisions.md item 9).
     if (now < game.startTimeUtc.getTime()) {
-      return { ...base, startsAt: game.startTimeUtc.getTime(), teams: [], challenges: [], solves: [] }
+      return { ...base, reloadAt: game.startTimeUtc.getTime(), teams: [], challenges: [], solves: [] }
     }
-    const [teamRows, challengeRows, solveRows] = await Promise.all([
+    const [teamRows, enabledRows, solveRows] = await Promise.all([
       db
         .select({ p: participations, team: teams })
         .from(participations)
@@ -128,8 +137,16 @@ export function createScoreboardService(deps: {
           ),
         ),
     ])
+    // Scheduled release: a challenge is not on the board (nor in the teams' lists) before it opens.
+    const opensLater = (c: (typeof enabledRows)[number]) =>
+      scheduled && c.openAt !== null && c.openAt.getTime() > now
+    const challengeRows = enabledRows.filter((c) => !opensLater(c))
+    const nextOpen = enabledRows
+      .filter(opensLater)
+      .reduce<number | null>((min, c) => Math.min(min ?? Number.POSITIVE_INFINITY, c.openAt!.getTime()), null)
     return {
       ...base,
+      reloadAt: nextOpen,
       teams: teamRows.map(({ p, team }) => ({
         id: team.id,
         participationId: p.id,
@@ -250,7 +267,7 @@ export function createScoreboardService(deps: {
     } finally {
       if (arriving.get(gameId) === mine) arriving.delete(gameId)
     }
-    const { startsAt, hidden, ...input } = loaded
+    const { reloadAt, hidden, scheduled, ...input } = loaded
     const live = LiveBoard.from(input)
     for (const { solve, acceptedCount } of mine) live.addSolve(solve, acceptedCount)
     const previous = games.get(gameId)
@@ -263,7 +280,8 @@ export function createScoreboardService(deps: {
       entry: render(gameId, live, hidden, slabs, codings, true),
       timer: null,
       stale: false,
-      startsAt,
+      reloadAt,
+      scheduled,
     }
     games.set(gameId, state)
     return state
@@ -294,7 +312,11 @@ export function createScoreboardService(deps: {
     /** The current board of a game (built on first use). */
     async get(gameId: number): Promise<BoardEntry> {
       const ready = games.get(gameId)
-      if (ready && !(ready.startsAt !== null && Date.now() >= ready.startsAt)) return ready.entry
+      const due =
+        ready &&
+        ((ready.reloadAt !== null && Date.now() >= ready.reloadAt) ||
+          ready.scheduled !== (deps.scheduled?.() ?? false))
+      if (ready && !due) return ready.entry
       let pending = loading.get(gameId)
       if (!pending) {
         pending = load(gameId).finally(() => loading.delete(gameId))
