@@ -50,7 +50,8 @@ export function BigChart({
   const innerWidth = Math.max(0, width - margin.left - margin.right)
   const x = linearScale([start, end], [margin.left, margin.left + innerWidth])
   const y = linearScale([0, yTicks[yTicks.length - 1]!], [height - margin.bottom, margin.top])
-  const xTicks = timeTicks(start, end, 5)
+  // Fewer time labels on a narrow box, so they do not run into each other.
+  const xTicks = timeTicks(start, end, innerWidth < 40 * em ? 2 : 5)
   const long = end - start > 36 * 3_600_000
   const label = (ms: number) =>
     long

@@ -16,6 +16,8 @@ import { useAutoScroll } from './use-auto-scroll'
 
 /** Teams shown in large rows; the rest scroll by below them. */
 const TOP = 10
+/** Bloods listed: as many as fit below the chart at 16:9. */
+const BLOODS = 6
 /** How long a blood that just came in stays highlighted. */
 const FRESH_MS = 15_000
 
@@ -106,7 +108,7 @@ function Board({ game }: { game: GameInfo }) {
     () => new Map(lines.map((l, i) => [l.id, LINE_COLORS[i % LINE_COLORS.length]])),
     [lines],
   )
-  const bloods = useMemo(() => latestBloods(data?.challenges ?? {}), [data])
+  const bloods = useMemo(() => latestBloods(data?.challenges ?? {}, BLOODS), [data])
 
   // Bloods that arrive while the screen is up are highlighted for a while, and read out.
   const seen = useRef<Set<string> | null>(null)

@@ -38,8 +38,14 @@ function ScheduleLine({ challenge }: { challenge: EditChallengeSummary }) {
   if (!parts.length) return null
   const waiting = challenge.openAt != null && challenge.openAt > now
   return (
-    <Group gap={4} wrap="nowrap" c={waiting ? 'orange' : 'dimmed'}>
-      <IconClock size={14} aria-hidden style={{ flex: 'none' }} />
+    // Still to open: said in the text colour (dimmed text is for the settled past), with an orange clock.
+    <Group gap={4} wrap="nowrap" c={waiting ? undefined : 'dimmed'}>
+      <IconClock
+        size={14}
+        aria-hidden
+        style={{ flex: 'none' }}
+        color={waiting ? 'var(--mantine-color-orange-text)' : undefined}
+      />
       <Text size="xs" c="inherit">
         {parts.join(' · ')}
       </Text>
