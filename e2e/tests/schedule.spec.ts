@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, Page } from '@playwright/test'
+import type * as Axe from 'axe-core'
 import {
   type AdminApi,
   ApiClient,
@@ -10,6 +13,19 @@ import {
 } from '../harness/fixtures.ts'
 
 // Our additions: scheduled release (a challenge that opens by itself) and the big screen.
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** axe-core's critical and serious findings on the page as it is (as tests/a11y.spec.ts counts them). */
+async function seriousFindings(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: typeof Axe }
+    const { violations } = await axe.run(document, { resultTypes: ['violations'] })
+    return violations
+      .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  })
+}
 
 interface Player {
   context: BrowserContext
@@ -116,6 +132,7 @@ test('the big screen shows the ranking, the chart and the bloods at projector si
     baseURL: harnessEnv().baseUrl,
     viewport: { width: 1920, height: 1080 },
   })
+  await viewer.addInitScript({ content: AXE_SOURCE })
   const page = await viewer.newPage()
   try {
     // Switched off: not available.
@@ -160,6 +177,7 @@ test('the big screen shows the ranking, the chart and the bloods at projector si
         await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
         await page.waitForTimeout(300)
         await screenshot(page, 'bigscreen')
+        expect(await seriousFindings(page), `${scheme} ${size.width}`).toEqual([])
       }
       await page.setViewportSize({ width: 1920, height: 1080 })
     }
