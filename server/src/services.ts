@@ -23,6 +23,7 @@ import { createJudge } from './modules/game/judge.service.ts'
 import { createMonitorService } from './modules/game/monitor.service.ts'
 import { createParticipationService } from './modules/game/participations.service.ts'
 import { createPlayService } from './modules/game/play.service.ts'
+import { createReleaseService } from './modules/game/release.service.ts'
 import { createScoreboardService } from './modules/game/scoreboard.service.ts'
 import { createVerdictMemo } from './modules/game/verdicts.ts'
 import { createWriteupService } from './modules/game/writeups.service.ts'
@@ -57,9 +58,11 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     throttle: createLoginThrottle({ cache: infra.cache }),
   })
   const posts = createPostService({ db })
+  // Our additions, each off until an admin turns it on.
   const freezeOn = () => settings.isOn('freeze')
+  const scheduled = () => settings.isOn('scheduledRelease')
   const notices = createNoticeService({ db, bus, freezeOn })
-  const scoreboard = createScoreboardService({ db, bus, freezeOn })
+  const scoreboard = createScoreboardService({ db, bus, freezeOn, scheduled })
   const playContext = createPlayContext({ db })
   const verdicts = createVerdictMemo()
   // Every server keeps these in memory, so what changes them travels on the bus: with Redis the
@@ -161,7 +164,13 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     log,
     recorder: captures.record,
   })
-  const play = createPlayService({ db, context: playContext, enqueue: (id) => judge.enqueue(id), verdicts })
+  const play = createPlayService({
+    db,
+    context: playContext,
+    enqueue: (id) => judge.enqueue(id),
+    verdicts,
+    scheduled,
+  })
   const editGames = createEditGameService({
     db,
     blobs,
@@ -175,7 +184,9 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     testContainer: containers.testContainer,
     removeContainers: (challengeId) => containers.removeAllOf({ challengeId }),
     onChanged: changed,
+    scheduled,
   })
+  const release = createReleaseService({ db, bus, scheduled, onReleased: changed })
   return {
     settings,
     audit,
@@ -189,6 +200,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     editGames,
     freeze: createFreezeService({ db, scoreboard, notices, freezeOn }),
     editChallenges,
+    release,
     participations,
     scoreboard,
     playContext,

@@ -302,6 +302,11 @@ export const challenges = pgTable(
     /** Our addition, scheduled release: shown to players from `openAt`, answers taken until `closeAt`. */
     openAt: ts('open_at'),
     closeAt: ts('close_at'),
+    /**
+     * The new-challenge notice of its opening was posted (or is not due): set by the one
+     * conditional UPDATE that posts it, so several servers post it once between them.
+     */
+    openNoticed: boolean('open_noticed').notNull().default(false),
   },
   (t) => [index('challenges_game_id_idx').on(t.gameId)],
 )

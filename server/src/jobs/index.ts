@@ -35,6 +35,8 @@ export function startJobs(deps: {
     },
     // Containers removed by hand, or left by a start that never recorded itself.
     { name: 'container reconcile', everyMs: 10 * 60_000, run: () => services.containerRuntime.reconcile() },
+    // Scheduled release: the new-challenge notice of each opening, posted once across servers.
+    { name: 'challenge release', everyMs: 1000, run: () => services.release.releaseDue() },
     // The admin log keeps LOG_RETENTION_DAYS of records.
     { name: 'log trim', everyMs: 3600_000, run: () => services.audit.trim(config.logRetentionDays) },
     // Expired sessions are deleted rather than kept for ever.

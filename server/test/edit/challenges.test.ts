@@ -74,6 +74,9 @@ describe('challenges', () => {
       originalScore: 1000,
       minScoreRate: 0.25,
       difficulty: 5,
+      // Our addition (scheduled release): extra fields, null until an organiser sets them.
+      openAt: null,
+      closeAt: null,
     })
   })
 
@@ -101,6 +104,8 @@ describe('challenges', () => {
         score: 500,
         minScore: 250,
         originalScore: 500,
+        openAt: null,
+        closeAt: null,
       },
     ])
   })

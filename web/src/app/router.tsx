@@ -62,6 +62,7 @@ const HOME: Early = {
 }
 const CHALLENGES: Early = { data: gameData('/api/game/{id}', '/api/game/{id}/details') }
 const SCOREBOARD: Early = { data: gameData('/api/game/{id}', '/api/game/{id}/scoreboard') }
+const BIGSCREEN: Early = { data: () => ['/api/ext/features'] }
 const ACCOUNT = ['account']
 const POST = ['post']
 const GAME = ['game', 'challenge']
@@ -95,6 +96,11 @@ const routes: RouteObject[] = [
       { path: 'confirm', ...at(() => import('@/pages/account/confirm'), ACCOUNT) },
       { path: 'profile', ...at(() => import('@/pages/account/profile'), ACCOUNT) },
     ],
+  },
+  // The projector's scoreboard fills the screen: no site frame around it.
+  {
+    path: 'games/:id/bigscreen',
+    ...at(() => import('@/pages/games/bigscreen'), ['bigscreen'], BIGSCREEN),
   },
   {
     ...route(MainLayout, MAIN),

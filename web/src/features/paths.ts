@@ -12,6 +12,8 @@ export const paths = {
   game: (id: Id) => `/games/${id}`,
   challenges: (id: Id) => `/games/${id}/challenges`,
   scoreboard: (id: Id) => `/games/${id}/scoreboard`,
+  /** Our addition: the scoreboard for a projector (full screen, no frame). */
+  bigscreen: (id: Id) => `/games/${id}/bigscreen`,
   monitor: (id: Id, tab: 'events' | 'submissions' | 'cheatinfo' | 'traffic' = 'events') =>
     `/games/${id}/monitor/${tab}`,
   account: {

@@ -18,7 +18,7 @@ import { fail } from '../../http/errors.ts'
 import type { Bus } from '../../infra/bus/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import type { PlayContext } from '../game/context.ts'
-import { type ChallengeRow, requireChallenge } from '../game/games.queries.ts'
+import { type ChallengeRow, hasOpened, requireChallenge } from '../game/games.queries.ts'
 import { type InstanceRow, loadInstance, requireInstance } from '../game/instances.ts'
 import type { AuditService } from '../logs/audit.service.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
@@ -101,7 +101,8 @@ export function createContainerService(deps: {
       .select()
       .from(challenges)
       .where(and(eq(challenges.id, challengeId), eq(challenges.gameId, gameId)))
-    if (!c?.isEnabled) throw fail('Challenge_NotFound')
+    if (!c?.isEnabled || (deps.settings.isOn('scheduledRelease') && !hasOpened(c)))
+      throw fail('Challenge_NotFound')
     const instance = await requireInstance(db, c.id, participation.id)
     if (!isContainerType(c.type)) throw fail('Game_ContainerCreationNotAllowed')
     return { game, participation, c, instance }

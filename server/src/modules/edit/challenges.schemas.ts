@@ -18,6 +18,17 @@ export const FlagInfoModel = Type.Object({
   attachment: Nullable(Attachment),
 })
 
+/** An instant in epoch milliseconds (scheduled release); 8.64e15 is the last one a Date holds. */
+const EpochMs = Type.Integer({ minimum: 0, maximum: 8.64e15 })
+
+/** Our addition (scheduled release): when players first see a challenge, and when it stops taking flags. */
+const Schedule = {
+  /** Hidden from players before this instant (epoch ms); null: shown as soon as it is enabled. */
+  openAt: Nullable(EpochMs),
+  /** Flags are refused from this instant on (epoch ms), the challenge stays visible; null: never. */
+  closeAt: Nullable(EpochMs),
+}
+
 export const ChallengeInfoModel = Type.Object({
   id: Type.Integer(),
   title: Type.String(),
@@ -28,6 +39,7 @@ export const ChallengeInfoModel = Type.Object({
   score: Type.Integer(),
   minScore: Type.Integer(),
   originalScore: Type.Integer(),
+  ...Schedule,
 })
 
 export const ChallengeCreateModel = Type.Object({
@@ -62,6 +74,7 @@ export const ChallengeEditDetailModel = Type.Object({
   originalScore: Type.Integer(),
   minScoreRate: Type.Number(),
   difficulty: Type.Number(),
+  ...Schedule,
 })
 
 /** Every field optional; null or absent keeps the stored value. `type` cannot change. */
@@ -84,6 +97,9 @@ export const ChallengeUpdateModel = Type.Object({
   originalScore: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000 }))),
   minScoreRate: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1 }))),
   difficulty: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000_000 }))),
+  /** Unlike the fields above, null clears these (absent keeps them); closeAt must follow openAt. */
+  openAt: Type.Optional(Schedule.openAt),
+  closeAt: Type.Optional(Schedule.closeAt),
 })
 
 const HexHash = Type.String({ pattern: '^[0-9a-f]{64}$' })

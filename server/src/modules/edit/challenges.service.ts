@@ -8,7 +8,13 @@ import { ChallengeCategoryValues, ChallengeTypeValues, isContainerType, nameOf }
 import { fail } from '../../http/errors.ts'
 import type { BlobService } from '../assets/blobs.service.ts'
 import type { ContainerInfo } from '../containers/containers.presenters.ts'
-import { type ChallengeRow, isActive, requireChallenge, requireGame } from '../game/games.queries.ts'
+import {
+  type ChallengeRow,
+  hasOpened,
+  isActive,
+  requireChallenge,
+  requireGame,
+} from '../game/games.queries.ts'
 import { type AttachmentInput, createAttachment, presentAttachment, removeAttachment } from './attachments.ts'
 import type { ChallengeCreateModel, ChallengeUpdateModel } from './challenges.schemas.ts'
 import type { NoticeService } from './notices.service.ts'
@@ -29,6 +35,8 @@ function presentInfo(c: ChallengeRow) {
     score: currentScore(c),
     minScore: minimumScore(c.originalScore, c.minScoreRate),
     originalScore: c.originalScore,
+    openAt: c.openAt?.getTime() ?? null,
+    closeAt: c.closeAt?.getTime() ?? null,
   }
 }
 
@@ -46,8 +54,13 @@ export function createEditChallengeService(deps: {
   /** Stops the challenge's containers before it is deleted. */
   removeContainers: (challengeId: number) => Promise<void>
   onChanged?: (gameId: number) => void
+  /** Whether scheduled release is on: a challenge before its `openAt` is not shown yet. */
+  scheduled?: () => boolean
 }) {
   const { db, blobs, notices } = deps
+  const scheduled = deps.scheduled ?? (() => false)
+  /** What players see: enabled and, with scheduled release on, opened. */
+  const shown = (c: ChallengeRow, now: number) => c.isEnabled && (!scheduled() || hasOpened(c, now))
 
   async function detail(tx: DbOrTx, c: ChallengeRow) {
     // Listing a dynamic container's flags would list every team's flag.
@@ -86,6 +99,8 @@ export function createEditChallengeService(deps: {
       originalScore: c.originalScore,
       minScoreRate: c.minScoreRate,
       difficulty: c.difficulty,
+      openAt: c.openAt?.getTime() ?? null,
+      closeAt: c.closeAt?.getTime() ?? null,
     }
   }
 
@@ -137,6 +152,12 @@ export function createEditChallengeService(deps: {
       const template = input.flagTemplate == null ? undefined : input.flagTemplate.trim() || null
       if (template && c.type === DYNAMIC_CONTAINER && !isTemplateStrong(template))
         throw fail('Challenge_FlagTooTrivial')
+      // 5 (ours): a schedule whose close does not follow its open.
+      const openAt =
+        input.openAt === undefined ? c.openAt : input.openAt === null ? null : new Date(input.openAt)
+      const closeAt =
+        input.closeAt === undefined ? c.closeAt : input.closeAt === null ? null : new Date(input.closeAt)
+      if (openAt && closeAt && closeAt.getTime() <= openAt.getTime()) throw fail('Challenge_ScheduleInvalid')
 
       const set: Partial<ChallengeRow> = {}
       if (input.title != null) set.title = input.title.trim()
@@ -158,6 +179,12 @@ export function createEditChallengeService(deps: {
       if (input.originalScore != null) set.originalScore = input.originalScore
       if (input.minScoreRate != null) set.minScoreRate = input.minScoreRate
       if (input.difficulty != null) set.difficulty = input.difficulty
+      const now = Date.now()
+      if (input.openAt !== undefined) set.openAt = openAt
+      if (input.closeAt !== undefined) set.closeAt = closeAt
+      // The release job announces an opening still to come; one that is past (or none) needs
+      // no announcement from it: this edit makes the challenge visible, and says so below.
+      if (input.openAt !== undefined || enabling) set.openNoticed = !(openAt && openAt.getTime() > now)
 
       const updated = await db.transaction(async (tx) => {
         const [row] = Object.keys(set).length
@@ -169,8 +196,8 @@ export function createEditChallengeService(deps: {
 
       // Notices only for what players can see change during the game (decisions.md item 8).
       if (isActive(game)) {
-        if (enabling) await notices.post(gameId, 'NewChallenge', [updated.title])
-        else if (updated.isEnabled && input.hints != null && !sameHints(c.hints, input.hints)) {
+        if (!shown(c, now) && shown(updated, now)) await notices.post(gameId, 'NewChallenge', [updated.title])
+        else if (shown(updated, now) && input.hints != null && !sameHints(c.hints, input.hints)) {
           await notices.post(gameId, 'NewHint', [updated.title])
         }
       }

@@ -8,6 +8,7 @@ import { presentEntry } from '../containers/containers.presenters.ts'
 import { presentAttachment } from '../edit/attachments.ts'
 import { currentScore } from '../edit/challenges.service.ts'
 import type { PlayContext } from './context.ts'
+import { hasClosed, hasOpened } from './games.queries.ts'
 import { loadInstance } from './instances.ts'
 import type { VerdictMemo } from './verdicts.ts'
 
@@ -38,12 +39,14 @@ const wellFormed = (text: string) =>
  * commit). A team's second attempt at the same challenge waits for the next statement, since
  * one statement updates a row once. Undefined: no instance, or the limit is reached.
  */
-function createSubmissionRecorder(db: Db) {
+function createSubmissionRecorder(db: Db, scheduled: () => boolean) {
   type Waiting = { attempt: Attempt; resolve: (id: number | undefined) => void; reject: (e: unknown) => void }
   let waiting: Waiting[] = []
   let busy = false
 
   async function insert(group: Attempt[]): Promise<{ id: number; c: number; p: number }[]> {
+    // Scheduled release: no flag before the challenge opens or from the moment it closes.
+    const timed = scheduled()
     const result = await db.execute(sql`
       with v as (
         select * from jsonb_to_recordset(${JSON.stringify(
@@ -69,6 +72,8 @@ function createSubmissionRecorder(db: Db) {
         where gi.challenge_id = locked.c and gi.participation_id = locked.p
           and v.c = locked.c and v.p = locked.p and c.id = v.c and c.game_id = v.g
           and (c.submission_limit = 0 or gi.submission_count < c.submission_limit)
+          and (not ${timed}::boolean or ((c.open_at is null or c.open_at <= v.at)
+            and (c.close_at is null or c.close_at > v.at)))
         returning v.i
       )
       insert into ${submissions} (answer, status, submit_time_utc, user_id, team_id, participation_id, game_id, challenge_id)
@@ -123,9 +128,12 @@ export function createPlayService(deps: {
   enqueue: (submissionId: number) => void
   /** Recent submissions and their verdicts, filled by submit and the judge. */
   verdicts: VerdictMemo
+  /** Whether scheduled release is on (challenges' `openAt` and `closeAt` count). */
+  scheduled?: () => boolean
 }) {
   const { db } = deps
-  const recorder = createSubmissionRecorder(db)
+  const scheduled = deps.scheduled ?? (() => false)
+  const recorder = createSubmissionRecorder(db, scheduled)
 
   return {
     async challenge(actor: SessionUser, gameId: number, challengeId: number) {
@@ -134,7 +142,7 @@ export function createPlayService(deps: {
         .select()
         .from(challenges)
         .where(and(eq(challenges.id, challengeId), eq(challenges.gameId, gameId)))
-      if (!c?.isEnabled) throw fail('Game_ChallengeNotFound')
+      if (!c?.isEnabled || (scheduled() && !hasOpened(c))) throw fail('Game_ChallengeNotFound')
       const instance = await loadInstance(db, game, c, participation)
       const [container] = instance.containerId
         ? await db.select().from(containers).where(eq(containers.id, instance.containerId))
@@ -181,7 +189,11 @@ export function createPlayService(deps: {
       })
       if (id === undefined) {
         const [instance] = await db
-          .select({ count: gameInstances.submissionCount })
+          .select({
+            count: gameInstances.submissionCount,
+            openAt: challenges.openAt,
+            closeAt: challenges.closeAt,
+          })
           .from(gameInstances)
           .innerJoin(challenges, eq(challenges.id, gameInstances.challengeId))
           .where(
@@ -191,7 +203,10 @@ export function createPlayService(deps: {
               eq(challenges.gameId, gameId),
             ),
           )
-        throw fail(instance ? 'Challenge_SubmissionLimitExceeded' : 'Game_ChallengeNotFound')
+        if (!instance || (scheduled() && !hasOpened(instance, submitTime.getTime())))
+          throw fail('Game_ChallengeNotFound')
+        if (scheduled() && hasClosed(instance, submitTime.getTime())) throw fail('Challenge_Closed')
+        throw fail('Challenge_SubmissionLimitExceeded')
       }
       // Known before the judge can see it, so the verdict always overwrites the pending state.
       deps.verdicts.remember(id, { userId: actor.id, gameId, challengeId, status: 'FlagSubmitted' })

@@ -62,8 +62,13 @@ interface GameState {
   timer: NodeJS.Timeout | null
   /** Something other than a solve changed: reload the inputs from the database. */
   stale: boolean
-  /** Built before the game started (empty): reload once it has. */
-  startsAt: number | null
+  /**
+   * Reload from this instant: the game starts (the board was built empty before it), or a
+   * scheduled challenge opens. Every server reaches it on its own clock, with no message needed.
+   */
+  reloadAt: number | null
+  /** Whether scheduled release was on when this board was loaded (switching it reloads). */
+  scheduled: boolean
   /** Codings readers have asked for: each new version is compressed for them when built. */
   codings: Set<Coding>
   /** The game's freeze settings (epoch ms), as last loaded. */
@@ -98,6 +103,8 @@ export function createScoreboardService(deps: {
   bus?: Bus
   /** Whether the `freeze` switch is on (off: freeze times are ignored). */
   freezeOn?: () => boolean
+  /** Whether scheduled release is on: challenges before their `openAt` are left off the board. */
+  scheduled?: () => boolean
 }) {
   const { db } = deps
   const delayMs = deps.delayMs ?? 150
@@ -125,28 +132,31 @@ export function createScoreboardService(deps: {
     cutoff?: number,
   ): Promise<
     BoardInput & {
-      startsAt: number | null
+      reloadAt: number | null
       hidden: boolean
+      scheduled: boolean
       freezeAt: number | null
       revealAt: number | null
     }
   > {
     const game = await requireGame(db, gameId)
     const now = Date.now()
+    const scheduled = deps.scheduled?.() ?? false
     const base = {
       bloodBonus: game.bloodBonus,
       endTime: cutoff === undefined ? game.endTimeUtc.getTime() : Math.min(cutoff, game.endTimeUtc.getTime()),
       now,
-      startsAt: null,
+      reloadAt: null,
       hidden: game.hidden,
+      scheduled,
       freezeAt: game.freezeAt?.getTime() ?? null,
       revealAt: game.revealAt?.getTime() ?? null,
     }
     // Before the start the board is empty (decisions.md item 9).
     if (now < game.startTimeUtc.getTime()) {
-      return { ...base, startsAt: game.startTimeUtc.getTime(), teams: [], challenges: [], solves: [] }
+      return { ...base, reloadAt: game.startTimeUtc.getTime(), teams: [], challenges: [], solves: [] }
     }
-    const [teamRows, challengeRows, solveRows] = await Promise.all([
+    const [teamRows, enabledRows, solveRows] = await Promise.all([
       db
         .select({ p: participations, team: teams })
         .from(participations)
@@ -174,6 +184,13 @@ export function createScoreboardService(deps: {
           ),
         ),
     ])
+    // Scheduled release: a challenge is not on the board (nor in the teams' lists) before it opens.
+    const opensLater = (c: (typeof enabledRows)[number]) =>
+      scheduled && c.openAt !== null && c.openAt.getTime() > now
+    const challengeRows = enabledRows.filter((c) => !opensLater(c))
+    const nextOpen = enabledRows
+      .filter(opensLater)
+      .reduce<number | null>((min, c) => Math.min(min ?? Number.POSITIVE_INFINITY, c.openAt!.getTime()), null)
     let counts: Map<number, number> | null = null
     if (cutoff !== undefined) {
       const solvers = new Map<number, Set<number>>()
@@ -186,6 +203,7 @@ export function createScoreboardService(deps: {
     }
     return {
       ...base,
+      reloadAt: nextOpen,
       teams: teamRows.map(({ p, team }) => ({
         id: team.id,
         participationId: p.id,
@@ -303,7 +321,14 @@ export function createScoreboardService(deps: {
    * hears its tag only when the bytes differ from the last ones told.
    */
   async function buildFrozen(gameId: number, state: GameState, at: number): Promise<BoardEntry> {
-    const { startsAt: _s, hidden, freezeAt: _f, revealAt: _r, ...input } = await loadInput(gameId, at)
+    const {
+      reloadAt: _l,
+      scheduled: _s,
+      hidden,
+      freezeAt: _f,
+      revealAt: _r,
+      ...input
+    } = await loadInput(gameId, at)
     const live = LiveBoard.from(input)
     const bytes = live.toBytes(at)
     const etag = `${gameId}-frozen-${hashTag(bytes.toString('latin1'))}`
@@ -352,7 +377,7 @@ export function createScoreboardService(deps: {
     } finally {
       if (arriving.get(gameId) === mine) arriving.delete(gameId)
     }
-    const { startsAt, hidden, freezeAt, revealAt, ...input } = loaded
+    const { reloadAt, scheduled, hidden, freezeAt, revealAt, ...input } = loaded
     const live = LiveBoard.from(input)
     for (const { solve, acceptedCount } of mine) live.addSolve(solve, acceptedCount)
     const previous = games.get(gameId)
@@ -366,7 +391,8 @@ export function createScoreboardService(deps: {
       entry: render(gameId, live, hidden, slabs, codings, true, at === null),
       timer: null,
       stale: false,
-      startsAt,
+      reloadAt,
+      scheduled,
       freezeAt,
       revealAt,
       frozen: null,
@@ -411,7 +437,11 @@ export function createScoreboardService(deps: {
 
   async function stateOf(gameId: number): Promise<GameState> {
     const ready = games.get(gameId)
-    if (ready && !(ready.startsAt !== null && Date.now() >= ready.startsAt)) return ready
+    const due =
+      ready &&
+      ((ready.reloadAt !== null && Date.now() >= ready.reloadAt) ||
+        ready.scheduled !== (deps.scheduled?.() ?? false))
+    if (ready && !due) return ready
     let pending = loading.get(gameId)
     if (!pending) {
       pending = load(gameId).finally(() => loading.delete(gameId))

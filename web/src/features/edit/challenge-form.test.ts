@@ -71,6 +71,32 @@ describe(challengeBody, () => {
   })
 })
 
+describe('the schedule (scheduled release)', () => {
+  it('shows stored instants as local date-times, and sends them back only when asked', () => {
+    const openAt = new Date(2026, 10, 25, 9, 30).getTime()
+    const form = toChallengeForm(source({ openAt, closeAt: null }))
+    expect(form).toMatchObject({ openAt: '2026-11-25T09:30', closeAt: '' })
+    expect(challengeBody(form, 'StaticAttachment')).not.toHaveProperty('openAt')
+    expect(challengeBody(form, 'StaticAttachment', true)).toMatchObject({ openAt, closeAt: null })
+  })
+
+  it('wants a close after the open, and real dates', () => {
+    const form = toChallengeForm(source())
+    expect(
+      validateChallengeForm(
+        { ...form, openAt: '2026-11-25T10:00', closeAt: '2026-11-25T10:00' },
+        'StaticAttachment',
+      ),
+    ).toEqual({
+      closeAt: 'admin.challenge.schedule.error_order',
+    })
+    expect(validateChallengeForm({ ...form, openAt: 'soon' }, 'StaticAttachment')).toEqual({
+      openAt: 'admin.challenge.schedule.error_date',
+    })
+    expect(validateChallengeForm({ ...form, closeAt: '2026-11-25T10:00' }, 'StaticAttachment')).toEqual({})
+  })
+})
+
 describe(neighbours, () => {
   it('orders by category then title', () => {
     const list = [

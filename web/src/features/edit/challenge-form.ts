@@ -1,4 +1,5 @@
 import type { ChallengeCategory, ChallengeType } from '@/api/types'
+import { fromLocalInput, toLocalInput } from './datetime'
 import { isContainerType } from './flag-rules'
 
 /** The challenge editor's fields as typed (number inputs may hold '' while being edited). */
@@ -20,6 +21,9 @@ export interface ChallengeForm {
   memoryLimit: number | string
   storageLimit: number | string
   enableTrafficCapture: boolean
+  /** Scheduled release, as `datetime-local` text; '' means none. */
+  openAt: string
+  closeAt: string
 }
 
 export interface ChallengeSource {
@@ -40,6 +44,8 @@ export interface ChallengeSource {
   memoryLimit: number | null
   storageLimit: number | null
   enableTrafficCapture: boolean
+  openAt?: number | null
+  closeAt?: number | null
 }
 
 export function toChallengeForm(c: ChallengeSource): ChallengeForm {
@@ -60,6 +66,8 @@ export function toChallengeForm(c: ChallengeSource): ChallengeForm {
     memoryLimit: c.memoryLimit ?? 64,
     storageLimit: c.storageLimit ?? 256,
     enableTrafficCapture: c.enableTrafficCapture,
+    openAt: c.openAt == null ? '' : toLocalInput(c.openAt),
+    closeAt: c.closeAt == null ? '' : toLocalInput(c.closeAt),
   }
 }
 
@@ -84,6 +92,12 @@ export function validateChallengeForm(form: ChallengeForm, type: ChallengeType):
     if (!inRange(form.memoryLimit, 32, 1_048_576)) e.memoryLimit = 'admin.challenge.error.memory'
     if (!inRange(form.storageLimit, 128, 1_048_576)) e.storageLimit = 'admin.challenge.error.storage'
   }
+  const openAt = fromLocalInput(form.openAt)
+  const closeAt = fromLocalInput(form.closeAt)
+  if (form.openAt && openAt === null) e.openAt = 'admin.challenge.schedule.error_date'
+  if (form.closeAt && closeAt === null) e.closeAt = 'admin.challenge.schedule.error_date'
+  if (openAt !== null && closeAt !== null && closeAt <= openAt)
+    e.closeAt = 'admin.challenge.schedule.error_order'
   return e
 }
 
@@ -91,7 +105,7 @@ export function validateChallengeForm(form: ChallengeForm, type: ChallengeType):
  * The update body. Blank hints are dropped; container settings are sent only for container
  * types (the others have no use for them), the download name only when one is set.
  */
-export function challengeBody(form: ChallengeForm, type: ChallengeType) {
+export function challengeBody(form: ChallengeForm, type: ChallengeType, schedule = false) {
   return {
     title: form.title.trim(),
     category: form.category,
@@ -113,6 +127,8 @@ export function challengeBody(form: ChallengeForm, type: ChallengeType) {
           enableTrafficCapture: form.enableTrafficCapture,
         }
       : {}),
+    // Only while scheduled release is on: otherwise the stored schedule is left as it is.
+    ...(schedule ? { openAt: fromLocalInput(form.openAt), closeAt: fromLocalInput(form.closeAt) } : {}),
   }
 }
 

@@ -14,9 +14,14 @@ export function useFeatures() {
   return useApi(FEATURES, undefined, { revalidateOnFocus: false, dedupingInterval: 60_000 })
 }
 
-/** Whether one addition is on; false while unknown, so nothing flashes in and out. */
-export function useFeature(name: FeatureName): boolean {
-  return useFeatures().data?.[name] ?? false
+/**
+ * Whether one addition is on: `undefined` while it loads (screens show nothing of an addition
+ * until they know it is on), false when the switches cannot be read.
+ */
+export function useFeature(name: FeatureName): boolean | undefined {
+  const { data, error } = useFeatures()
+  if (error) return false
+  return data ? data[name] : undefined
 }
 
 /** Turns additions on or off (admins); every screen reading the switches sees the change. */

@@ -31,8 +31,3 @@ export function useReveal() {
     return game
   }
 }
-
-/** Which of our additions an admin switched on (`/api/ext/features`). */
-export function useExtensionSwitches() {
-  return useApi('/api/ext/features', undefined, { refreshInterval: 0, revalidateOnFocus: true })
-}

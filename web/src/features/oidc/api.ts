@@ -1,6 +1,7 @@
 import { api, unwrap } from '@/api/client'
 import { ONCE, useApi, useRevalidate } from '@/api/hooks'
 import type { Body, Ok } from '@/api/types'
+import { useFeatureActions, useFeatures } from '@/features/extensions/api'
 
 export type IdentityProvider = Ok<'/api/ext/admin/identity-providers'>[number]
 export type ProviderCreate = Body<'/api/ext/admin/identity-providers', 'post'>
@@ -8,7 +9,6 @@ export type ProviderUpdate = Body<'/api/ext/admin/identity-providers/{id}', 'put
 export type OwnIdentities = Ok<'/api/ext/oidc/identities'>
 
 const ADMIN = '/api/ext/admin/identity-providers'
-const FEATURES = '/api/ext/features'
 const IDENTITIES = '/api/ext/oidc/identities'
 
 /**
@@ -50,13 +50,13 @@ export function useIdentityProviders() {
 
 /** Whether the `oidc` switch is on, and a way to flip it. */
 export function useOidcSwitch() {
-  const { data, error, mutate } = useApi(FEATURES, undefined, ONCE)
+  const { data, error } = useFeatures()
+  const actions = useFeatureActions()
   return {
     on: data?.oidc,
     error,
     async set(oidc: boolean) {
-      const next = await unwrap(api.PUT(FEATURES, { body: { oidc } }))
-      await mutate(next, { revalidate: false })
+      await actions.set({ oidc })
     },
   }
 }

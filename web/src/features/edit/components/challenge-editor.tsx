@@ -19,6 +19,7 @@ import { Link, useNavigate } from 'react-router'
 import { ChallengeCategoryValues } from '@/api/schema.gen'
 import type { ChallengeCategory } from '@/api/types'
 import { confirm } from '@/components/confirm'
+import { useFeature } from '@/features/extensions/api'
 import { paths } from '@/features/paths'
 import { useUnsavedGuard } from '@/hooks/use-unsaved-guard'
 import { useTranslation } from '@/i18n'
@@ -118,6 +119,7 @@ export function ChallengeEditor({ gameId, challenge }: { gameId: number; challen
   const [serverError, setServerError] = useState<string | null>(null)
   const dirty = JSON.stringify(form) !== JSON.stringify(toChallengeForm(challenge))
   const container = isContainerType(challenge.type)
+  const scheduled = useFeature('scheduledRelease') === true
   // The neighbour links, the flags page and the tabs would drop the typed changes: ask first.
   useUnsavedGuard(dirty && !busy, {
     title: t('admin.leave_title'),
@@ -148,7 +150,7 @@ export function ChallengeEditor({ gameId, challenge }: { gameId: number; challen
     setServerError(null)
     const sent = form
     try {
-      const updated = await update(challenge.id, challengeBody(sent, challenge.type))
+      const updated = await update(challenge.id, challengeBody(sent, challenge.type, scheduled))
       setForm((current) => afterSave(current, sent, toChallengeForm(updated)))
       notify.success(t('admin.challenge.saved'))
     } catch (error) {
@@ -268,6 +270,31 @@ export function ChallengeEditor({ gameId, challenge }: { gameId: number; challen
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 5 }}>
             <Stack gap="md">
+              {scheduled && (
+                <Section title={t('admin.challenge.schedule.title')}>
+                  <Text size="sm" c="dimmed">
+                    {t('admin.challenge.schedule.hint')}
+                  </Text>
+                  <SimpleGrid cols={{ base: 1, xs: 2 }}>
+                    <TextInput
+                      type="datetime-local"
+                      label={t('admin.challenge.schedule.open_at')}
+                      description={t('admin.challenge.schedule.open_at_hint')}
+                      value={form.openAt}
+                      onChange={(e) => set('openAt', e.currentTarget.value)}
+                      error={err('openAt')}
+                    />
+                    <TextInput
+                      type="datetime-local"
+                      label={t('admin.challenge.schedule.close_at')}
+                      description={t('admin.challenge.schedule.close_at_hint')}
+                      value={form.closeAt}
+                      onChange={(e) => set('closeAt', e.currentTarget.value)}
+                      error={err('closeAt')}
+                    />
+                  </SimpleGrid>
+                </Section>
+              )}
               <Section title={t('admin.challenge.section.scoring')}>
                 <SimpleGrid cols={{ base: 1, xs: 2 }}>
                   <NumberInput

@@ -1,10 +1,12 @@
 import { Badge, Button, Group, Paper, Select, Stack, Switch, Text, Title } from '@mantine/core'
-import { IconEdit, IconPlus, IconPuzzle, IconRefresh } from '@tabler/icons-react'
+import { IconClock, IconEdit, IconPlus, IconPuzzle, IconRefresh } from '@tabler/icons-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import type { ChallengeCategory } from '@/api/types'
+import { useFeature } from '@/features/extensions/api'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
+import { formatDateTime } from '@/utils/format-date'
 import { notify } from '@/utils/notify'
 import { type EditChallengeSummary, useChallengeActions, useEditChallenges, useEditGame } from '../api'
 import { CATEGORY_COLOR, isRunning, TYPE_COLOR } from '../categories'
@@ -15,6 +17,41 @@ import { NewChallengeModal } from './new-challenge-modal'
 import '@mantine/core/styles/Badge.css'
 import '@mantine/core/styles/Switch.css'
 import '@mantine/core/styles/Combobox.css'
+
+/** Scheduled release: when the challenge opens and closes, said against the current time. */
+function ScheduleLine({ challenge }: { challenge: EditChallengeSummary }) {
+  const { t } = useTranslation()
+  const now = Date.now()
+  const parts: string[] = []
+  if (challenge.openAt != null)
+    parts.push(
+      t(challenge.openAt > now ? 'admin.challenge.schedule.opens' : 'admin.challenge.schedule.opened', {
+        time: formatDateTime(challenge.openAt),
+      }),
+    )
+  if (challenge.closeAt != null)
+    parts.push(
+      t(challenge.closeAt > now ? 'admin.challenge.schedule.closes' : 'admin.challenge.schedule.closed', {
+        time: formatDateTime(challenge.closeAt),
+      }),
+    )
+  if (!parts.length) return null
+  const waiting = challenge.openAt != null && challenge.openAt > now
+  return (
+    // Still to open: said in the text colour (dimmed text is for the settled past), with an orange clock.
+    <Group gap={4} wrap="nowrap" c={waiting ? undefined : 'dimmed'}>
+      <IconClock
+        size={14}
+        aria-hidden
+        style={{ flex: 'none' }}
+        color={waiting ? 'var(--mantine-color-orange-text)' : undefined}
+      />
+      <Text size="xs" c="inherit">
+        {parts.join(' · ')}
+      </Text>
+    </Group>
+  )
+}
 
 function ChallengeRow({
   gameId,
@@ -27,6 +64,7 @@ function ChallengeRow({
 }) {
   const { t } = useTranslation()
   const { toggle, busy } = useEnableChallenge(gameId, challenge, running)
+  const scheduled = useFeature('scheduledRelease') === true
 
   return (
     <Paper withBorder p="sm" radius="md" component="li">
@@ -52,6 +90,7 @@ function ChallengeRow({
               min: challenge.minScore,
             })}
           </Text>
+          {scheduled && <ScheduleLine challenge={challenge} />}
         </Stack>
         <Group gap="sm" wrap="nowrap">
           <Switch

@@ -4,10 +4,11 @@ import { useState } from 'react'
 import { confirm } from '@/components/confirm'
 import type { EditGame } from '@/features/edit/api'
 import { toLocalInput } from '@/features/edit/datetime'
+import { useFeatures } from '@/features/extensions/api'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { notify } from '@/utils/notify'
-import { useExtensionSwitches, useFreeze, useReveal } from '../api'
+import { useFreeze, useReveal } from '../api'
 
 /**
  * The game editor's freeze fields (Pennant addition): the freeze and automatic reveal times,
@@ -28,7 +29,7 @@ export function FreezeFields({
   errors: { freezeAt?: string; revealAt?: string }
 }) {
   const { t } = useTranslation()
-  const switches = useExtensionSwitches().data
+  const switches = useFeatures().data
   const { data: status, mutate } = useFreeze(game.id)
   const reveal = useReveal()
   const [busy, setBusy] = useState(false)

@@ -136,7 +136,11 @@ export function ChallengeBoard({ game }: { game: GameInfo }) {
       </div>
       <div className={classes.side}>
         <TeamPanel details={data} />
-        <NoticePanel gameId={game.id} />
+        <NoticePanel
+          gameId={game.id}
+          // A challenge opened (an organiser's switch or its scheduled time): show it now.
+          onNotice={(notice) => notice.type === 'NewChallenge' && void mutate()}
+        />
       </div>
       {openId !== null && (
         <Suspense fallback={null}>

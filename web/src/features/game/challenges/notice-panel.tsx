@@ -52,7 +52,14 @@ function noticeText(notice: GameNotice): string {
 }
 
 /** The game's notices, organisers' first, filterable by kind. */
-export function NoticePanel({ gameId }: { gameId: number }) {
+export function NoticePanel({
+  gameId,
+  onNotice,
+}: {
+  gameId: number
+  /** Hears each notice pushed while the screen is open (the board re-reads its list on a new challenge). */
+  onNotice?: (notice: GameNotice) => void
+}) {
   const { t } = useTranslation()
   const [filter, setFilter] = useState<NoticeFilter>('all')
   // Notices that arrived while the screen was open: bloods among them are highlighted.
@@ -64,6 +71,7 @@ export function NoticePanel({ gameId }: { gameId: number }) {
         revalidate: false,
       })
       setFresh((ids) => new Set(ids).add(notice.id))
+      onNotice?.(notice)
       const { icon: NoticeIcon, color } = ICON[notice.type]
       notifications.show({
         color: isBlood(notice.type) ? 'yellow' : 'blue',

@@ -1,12 +1,14 @@
-import { Group, NativeSelect, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Button, Group, NativeSelect, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core'
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks'
-import { IconListNumbers, IconSearch } from '@tabler/icons-react'
+import { IconDeviceTv, IconListNumbers, IconSearch } from '@tabler/icons-react'
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import { LoadFailed } from '@/components/load-failed'
 import { hasRole, useUser } from '@/features/account/api'
+import { useFeature } from '@/features/extensions/api'
 import { useFreeze } from '@/features/freeze/api'
 import { LiveBadge } from '@/features/live/live-badge'
 import { useHub } from '@/features/live/use-hub'
+import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { type ChallengeInfo, type GameInfo, type ScoreboardItem, useMyTeamId, useScoreboard } from '../api'
@@ -67,6 +69,9 @@ export function ScoreboardView({ game }: { game: GameInfo }) {
   const [query] = useDebouncedValue(search, 300)
   const [page, setPage] = useState(1)
   const [openTeam, setOpenTeam] = useState<ScoreboardItem | null>(null)
+  // Our addition: organisers open the projector view from here.
+  const { user } = useUser()
+  const bigScreen = useFeature('bigScreen') === true && hasRole(user?.role, 'Monitor')
 
   // A new filter starts from its first page.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filter change is the trigger
@@ -116,6 +121,20 @@ export function ScoreboardView({ game }: { game: GameInfo }) {
               </Title>
               {/* A frozen board does not move for players: no "live" badge then. */}
               {running && !(frozen && !staff) && <LiveBadge state={hub} />}
+              {bigScreen && (
+                <Button
+                  component="a"
+                  href={paths.bigscreen(game.id)}
+                  target="_blank"
+                  rel="noopener"
+                  size="compact-sm"
+                  variant="light"
+                  leftSection={<IconDeviceTv size={16} aria-hidden />}
+                  title={t('game.bigscreen.open_hint')}
+                >
+                  {t('game.bigscreen.open')}
+                </Button>
+              )}
             </Group>
             <Group gap="sm" align="flex-end">
               {divisions.length > 0 && (

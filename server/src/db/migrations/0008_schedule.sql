@@ -1,0 +1,1 @@
+ALTER TABLE "challenges" ADD COLUMN "open_noticed" boolean DEFAULT false NOT NULL;
