@@ -31,6 +31,7 @@ import { createProxyService } from './modules/proxy/proxy.service.ts'
 import { createSettingsService } from './modules/settings/settings.service.ts'
 import { createTeamService } from './modules/team/team.service.ts'
 import { createApiTokenService } from './modules/tokens/tokens.service.ts'
+import { createTransferService } from './modules/transfer/transfer.service.ts'
 
 /** Builds every service with exactly the dependencies it names. */
 export function createServices(deps: { config: Config; db: Db; infra: Infra; log: FastifyBaseLogger }) {
@@ -151,6 +152,12 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     removeContainers: (challengeId) => containers.removeAllOf({ challengeId }),
     onChanged: changed,
   })
+  const transfer = createTransferService({
+    db,
+    storage: infra.storage,
+    recountAccepted: (gameId) => editChallenges.recountAccepted(gameId),
+    onChanged: changed,
+  })
   return {
     settings,
     audit,
@@ -178,6 +185,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     proxy,
     captures,
     apiTokens: createApiTokenService({ db }),
+    transfer,
   }
 }
 export type Services = ReturnType<typeof createServices>
