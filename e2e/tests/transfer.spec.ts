@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import type { Page } from '@playwright/test'
-import { ApiClient, expect, harnessEnv, screenshot, test, uniqueName } from '../harness/fixtures.ts'
+import { ApiClient, expect, harnessEnv, shootAll, test, uniqueName } from '../harness/fixtures.ts'
 import { type FreshServer, startFreshServer } from '../harness/fresh-server.ts'
 import { field, fillRegistration, toast } from './account-helpers.ts'
 
@@ -49,13 +49,19 @@ test('a game exported from one server is imported into another and played there'
     }
     await adminApi.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, [{ flag }])
     await adminApi.put(`/api/edit/games/${game.id}/challenges/${c.id}`, { isEnabled: true })
+    // A link attachment travels as a link, and the preview says so.
+    await adminApi.post(`/api/edit/games/${game.id}/challenges/${c.id}/attachment`, {
+      attachmentType: 'Remote',
+      remoteUrl: 'https://files.example.org/handout.zip',
+    })
 
     const source = await browser.newContext({ baseURL: harnessEnv().baseUrl, acceptDownloads: true })
     const page = await source.newPage()
     await logIn(page, harnessEnv().adminPassword)
     await page.goto('/admin/games')
-    await page.getByRole('button', { name: `Export ${title}` }).click()
-    await screenshot(page, 'transfer-export-menu')
+    const openMenu = () => page.getByRole('button', { name: `Export ${title}` }).click()
+    await openMenu()
+    await shootAll(page, 'transfer-export-menu', openMenu)
     const downloading = page.waitForEvent('download')
     await page.getByRole('menuitem', { name: 'Game only' }).click()
     const download = await downloading
@@ -73,20 +79,27 @@ test('a game exported from one server is imported into another and played there'
     const admin = await organiser.newPage()
     await logIn(admin, target.adminPassword)
     await admin.goto('/admin/games')
-    await admin.getByRole('button', { name: 'Import game' }).click()
     const dialog = admin.getByRole('dialog', { name: 'Import a game' })
-    await expect(dialog.getByText('No file chosen')).toBeVisible()
-    await dialog.locator('input[type=file]').setInputFiles({
-      name: 'moved.pennant.zip',
-      mimeType: 'application/zip',
-      buffer: archive,
-    })
-    await dialog.getByRole('button', { name: 'Preview' }).click()
     const summary = dialog.getByRole('table')
+    const openPreview = async () => {
+      await admin.getByRole('button', { name: 'Import game' }).click()
+      await expect(dialog.getByText('No file chosen')).toBeVisible()
+      await dialog
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'moved.pennant.zip', mimeType: 'application/zip', buffer: archive })
+      await expect(dialog.getByText(/moved\.pennant\.zip/)).toBeVisible()
+      await dialog.getByRole('button', { name: 'Preview' }).click()
+      await expect(summary).toBeVisible()
+    }
+    await openPreview()
     await expect(summary.getByRole('row', { name: /Title/ })).toContainText(title)
     await expect(summary.getByRole('row', { name: /Challenges/ })).toContainText('1')
     await expect(summary.getByRole('row', { name: /Flags/ })).toContainText('1')
-    await screenshot(admin, 'transfer-import-preview')
+    await expect(summary.getByRole('row', { name: /Attachments/ })).toContainText('1')
+    await expect(dialog.getByRole('alert')).toContainText(
+      'Attachments that are links to other sites stay links: 1',
+    )
+    await shootAll(admin, 'transfer-import-preview', openPreview)
     await dialog.getByRole('button', { name: 'Import as a new game' }).click()
     await expect(toast(admin, `Game ${title} imported`)).toBeVisible()
     await expect(admin).toHaveURL(/\/admin\/games\/\d+\/info$/)
