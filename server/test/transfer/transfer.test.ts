@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import path from 'node:path'
 import { count } from 'drizzle-orm'
 import { strToU8, unzipSync, zipSync } from 'fflate'
 import sharp from 'sharp'
@@ -341,6 +343,18 @@ describe('damaged and foreign archives', () => {
       400,
       /manifest .* is damaged/,
     ],
+    [
+      'a manifest with a NUL character in a text',
+      () => withManifest({ ...manifest, game: { ...(manifest.game as object), title: 'a\u0000b' } }),
+      400,
+      /NUL character/,
+    ],
+    [
+      'a date the database cannot hold',
+      () => withManifest({ ...manifest, game: { ...(manifest.game as object), start: -1e15 } }),
+      400,
+      /manifest .* is damaged/,
+    ],
     ['a file listed but missing', () => withManifest(manifest, {}), 400, /lacks the file [0-9a-f]{64}/],
     [
       'a file whose content does not match its hash',
@@ -369,6 +383,19 @@ describe('damaged and foreign archives', () => {
     const [filesAfter] = await to.app.deps.db.select({ n: count() }).from(files)
     expect(gamesAfter!.n).toBe(gamesBefore!.n)
     expect(filesAfter!.n).toBe(filesBefore!.n)
+  })
+
+  it('never writes an entry by its name: a path in the archive goes nowhere', async () => {
+    const escape = path.join(to.dataDir, '..', `escaped-${process.pid}.txt`)
+    const evil = withManifest(manifest, {
+      ...blobs,
+      [`../${path.basename(escape)}`]: strToU8('out'),
+      [`../../${path.basename(escape)}`]: strToU8('out'),
+    })
+    const res = await importArchive(evil)
+    expect(res.statusCode, res.body).toBe(200)
+    expect(existsSync(escape)).toBe(false)
+    expect(existsSync(path.join(to.dataDir, '..', '..', path.basename(escape)))).toBe(false)
   })
 
   it('tells the error in the admin’s language', async () => {

@@ -13,7 +13,8 @@ export const blobEntry = (hash: string) => `blobs/${hash}`
 const names = <M extends Record<string, number>>(m: M) => Type.Enum(Object.keys(m) as (keyof M & string)[])
 
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$' })
-const Ms = Type.Integer({ minimum: -8_640_000_000_000_000, maximum: 8_640_000_000_000_000 })
+/** Epoch ms from 1970 to the end of year 9999: what the database keeps without complaint. */
+const Ms = Type.Integer({ minimum: 0, maximum: 253_402_300_799_999 })
 const OptMs = Type.Union([Ms, Type.Null()])
 const Text = (maxLength: number) => Type.String({ maxLength })
 
@@ -95,8 +96,8 @@ const ManifestNotice = Type.Object(
 const ManifestTeam = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 20 }),
-    /** `ParticipationStatus` value. */
-    status: Type.Integer({ minimum: 0, maximum: 10 }),
+    /** `ParticipationStatus` value (Pending 0 … Unsubmitted 4). */
+    status: Type.Integer({ minimum: 0, maximum: 4 }),
     division: Type.Union([Text(64), Type.Null()]),
     /** Members' user names, as they played. */
     members: Type.Array(Type.String({ maxLength: 16 }), { maxItems: 1000 }),
@@ -140,9 +141,23 @@ export type ManifestChallenge = Static<typeof ManifestChallenge>
 const ajv = new Ajv({ strict: false, allErrors: false })
 const check = ajv.compile(Manifest as object)
 
+/** Where a NUL character hides in a value (PostgreSQL text cannot hold one), or null. */
+function nulAt(value: unknown, at: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? at || '/' : null
+  if (depth > 16 || typeof value !== 'object' || value === null) return null
+  for (const [k, v] of Object.entries(value)) {
+    const found = nulAt(v, `${at}/${k}`, depth + 1)
+    if (found) return found
+  }
+  return null
+}
+
 /** The first reason the manifest is not one we can read, or null when it is. */
 export function manifestProblem(value: unknown): string | null {
-  if (check(value)) return null
+  if (check(value)) {
+    const nul = nulAt(value, '')
+    return nul ? `${nul} holds a NUL character` : null
+  }
   const e = check.errors?.[0]
   return e ? `${e.instancePath || '/'} ${e.message ?? 'is invalid'}` : 'invalid'
 }

@@ -16,6 +16,7 @@ import {
   userParticipations,
   users,
 } from '../../db/schema.ts'
+import { normaliseBloodBonus } from '../../engine/blood-bonus.ts'
 import { newGameKeys, signTeamToken } from '../../engine/keys.ts'
 import {
   ChallengeCategoryValues,
@@ -454,7 +455,7 @@ export function createTransferService(deps: {
               endTimeUtc: new Date(g.end),
               writeupDeadline: new Date(g.writeupDeadline),
               writeupNote: g.writeupNote,
-              bloodBonus: g.bloodBonus,
+              bloodBonus: normaliseBloodBonus(g.bloodBonus),
               practiceMode: g.practiceMode,
               freezeAt: date(g.freezeAt),
               revealAt: date(g.revealAt),
