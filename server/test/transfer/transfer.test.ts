@@ -483,6 +483,42 @@ describe('who may transfer games', () => {
     expect(empty.json()).toMatchObject({ status: 400 })
   })
 
+  it('never answers 5xx to odd requests, and always in the error shape', async () => {
+    const bodies: { payload: Buffer | string; type: string }[] = [
+      { payload: '', type: 'multipart/form-data; boundary=x' },
+      {
+        payload: '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc',
+        type: 'multipart/form-data; boundary=x',
+      },
+      { payload: '{"file": "zip"}', type: 'application/json' },
+      { payload: Buffer.alloc(64, 0xff), type: 'application/octet-stream' },
+      { payload: 'file=x', type: 'application/x-www-form-urlencoded' },
+    ]
+    for (const url of [
+      '/api/ext/games/import/preview',
+      '/api/ext/games/import',
+      '/api/ext/games/import?full=2',
+    ]) {
+      for (const { payload, type } of bodies) {
+        const res = await adminTo.request({ method: 'POST', url, payload, headers: { 'content-type': type } })
+        expect(res.statusCode, `${url} ${type}`).toBeGreaterThanOrEqual(400)
+        expect(res.statusCode, `${url} ${type}`).toBeLessThan(500)
+        expect(res.json()).toEqual({ title: expect.any(String), status: res.statusCode })
+      }
+      const wrongField = await adminTo.upload('POST', url, { ...ZIP, bytes: Buffer.from('PK') }, 'archive')
+      expect(wrongField.statusCode).toBe(400)
+    }
+    for (const url of [
+      '/api/ext/games/0/export',
+      '/api/ext/games/-1/export',
+      '/api/ext/games/99999999999/export',
+    ]) {
+      const res = await adminFrom.get(url)
+      expect(res.statusCode, url).toBeGreaterThanOrEqual(400)
+      expect(res.statusCode, url).toBeLessThan(500)
+    }
+  })
+
   it('is not there while the switch is off (404), even for admins', async () => {
     const game = await createGame(adminFrom)
     await adminFrom.put('/api/ext/features', { gameTransfer: false })

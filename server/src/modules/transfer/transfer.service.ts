@@ -502,10 +502,12 @@ export function createTransferService(deps: {
               .returning({ id: challenges.id })
             challengeIds.set(c.ref, row!.id)
             // Dynamic-attachment flags come back unhanded: the teams that held them are not here.
+            // Flags go in batches (a dynamic challenge may hold thousands).
+            const values: (typeof flags.$inferInsert)[] = []
             for (const f of c.flags)
-              await tx
-                .insert(flags)
-                .values({ challengeId: row!.id, flag: f.flag, attachmentId: await attach(f.attachment) })
+              values.push({ challengeId: row!.id, flag: f.flag, attachmentId: await attach(f.attachment) })
+            for (let i = 0; i < values.length; i += 1000)
+              await tx.insert(flags).values(values.slice(i, i + 1000))
           }
           if (manifest.notices.length)
             await tx.insert(gameNotices).values(
