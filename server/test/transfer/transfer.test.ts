@@ -5,7 +5,7 @@ import { count } from 'drizzle-orm'
 import { strToU8, unzipSync, zipSync } from 'fflate'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { files, games } from '../../src/db/schema.ts'
+import { files, games, teamMembers } from '../../src/db/schema.ts'
 import {
   acceptedPlayer,
   adminAgent,
@@ -243,9 +243,19 @@ describe('exporting and importing a game', () => {
 
 describe('a full archive', () => {
   it('carries teams and submissions, and brings them back only when asked, onto teams of that name', async () => {
-    const game = await createGame(adminFrom)
+    const game = await createGame(adminFrom, {
+      writeupRequired: true,
+      writeupDeadline: Date.now() + 3600_000,
+    })
     const c = await staticChallenge(adminFrom, game.id, 'flag{full}')
     const player = await acceptedPlayer(from.app, adminFrom, game.id)
+    const writeup = Buffer.from('%PDF-1.4\n% our writeup\n%%EOF\n')
+    const sent = await player.agent.upload('POST', `/api/game/${game.id}/writeup`, {
+      bytes: writeup,
+      name: 'ours.pdf',
+      type: 'application/pdf',
+    })
+    expect(sent.statusCode).toBe(200)
     await player.agent.post(`/api/game/${game.id}/challenges/${c.id}`, { flag: 'wrong' })
     await player.agent.post(`/api/game/${game.id}/challenges/${c.id}`, { flag: 'flag{full}' })
     await from.app.deps.services.judge.drain()
@@ -258,7 +268,14 @@ describe('a full archive', () => {
     const full = await exportGame(game.id, true)
     const manifest = JSON.parse(Buffer.from(unzipSync(new Uint8Array(full))['manifest.json']!).toString())
     expect(manifest.full).toBe(true)
-    expect(manifest.teams).toEqual([expect.objectContaining({ name: teamName, status: 1 })])
+    expect(manifest.teams).toEqual([
+      expect.objectContaining({
+        name: teamName,
+        status: 1,
+        members: [player.userName],
+        writeup: sha256(writeup),
+      }),
+    ])
     expect(manifest.submissions.map((s: { answer: string }) => s.answer)).toEqual(['wrong', 'flag{full}'])
 
     // Without ?full=true the game alone comes over, and the preview says teams are left out.
@@ -272,8 +289,12 @@ describe('a full archive', () => {
     })
 
     // A team of that name exists here: its participation, submissions and solve come back.
-    const here = await registeredUser(to.app)
-    await teamOf(to.app, here, teamName)
+    // The same player has an account here too (by user name), and a teammate who did not play.
+    const here = await registeredUser(to.app, { userName: player.userName })
+    const team = await teamOf(to.app, here, teamName)
+    const newcomer = await registeredUser(to.app)
+    const me = (await newcomer.agent.get('/api/account/profile')).json()
+    await to.app.deps.db.insert(teamMembers).values({ teamId: team.id, userId: me.userId })
     const previewed = (await preview(full, '?full=true')).json()
     expect(previewed).toMatchObject({ teamsMatched: 1, submissionsImported: 2, warnings: [] })
     const res = await importArchive(full, '?full=true')
@@ -283,6 +304,13 @@ describe('a full archive', () => {
     expect(board.items).toEqual([expect.objectContaining({ name: teamName, solvedCount: 1 })])
     const [p] = (await adminTo.get(`/api/game/${id}/participations`)).json()
     expect(p).toMatchObject({ status: 'Accepted' })
+    // The writeup came along, and the team's member here plays on for it.
+    const writeups = (await adminTo.get(`/api/admin/writeups/${id}`)).json()
+    expect(writeups).toHaveLength(1)
+    expect((await adminTo.get(writeups[0].url)).rawPayload.equals(writeup)).toBe(true)
+    expect((await here.agent.get(`/api/game/${id}`)).json()).toMatchObject({ status: 'Accepted', teamName })
+    // Only those who played for it in the archive are signed up; the newcomer can join as usual.
+    expect((await newcomer.agent.get(`/api/game/${id}`)).json()).toMatchObject({ teamName: null })
   })
 })
 
