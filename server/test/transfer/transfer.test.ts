@@ -28,7 +28,8 @@ beforeAll(async () => {
   ;[from, to] = await Promise.all([createTestApp(), createTestApp()])
   ;[adminFrom, adminTo] = await Promise.all([adminAgent(from.app), adminAgent(to.app)])
   for (const admin of [adminFrom, adminTo]) await admin.put('/api/ext/features', { gameTransfer: true })
-})
+  // Two apps (on PGlite, two databases in this process): more than one's start-up time.
+}, 180_000)
 afterAll(() => Promise.all([from?.close(), to?.close()]))
 
 const ZIP = { name: 'game.pennant.zip', type: 'application/zip' }
