@@ -415,16 +415,16 @@ describe('damaged and foreign archives', () => {
   })
 
   it('never writes an entry by its name: a path in the archive goes nowhere', async () => {
-    const escape = path.join(to.dataDir, '..', `escaped-${process.pid}.txt`)
+    const outside = path.join(to.dataDir, '..', `escaped-${process.pid}.txt`)
     const evil = withManifest(manifest, {
       ...blobs,
-      [`../${path.basename(escape)}`]: strToU8('out'),
-      [`../../${path.basename(escape)}`]: strToU8('out'),
+      [`../${path.basename(outside)}`]: strToU8('out'),
+      [`../../${path.basename(outside)}`]: strToU8('out'),
     })
     const res = await importArchive(evil)
     expect(res.statusCode, res.body).toBe(200)
-    expect(existsSync(escape)).toBe(false)
-    expect(existsSync(path.join(to.dataDir, '..', '..', path.basename(escape)))).toBe(false)
+    expect(existsSync(outside)).toBe(false)
+    expect(existsSync(path.join(to.dataDir, '..', '..', path.basename(outside)))).toBe(false)
   })
 
   it('tells the error in the admin’s language', async () => {
