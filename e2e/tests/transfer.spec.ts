@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import type { Page } from '@playwright/test'
+import type * as Axe from 'axe-core'
 import { ApiClient, expect, harnessEnv, screenshot, shootAll, test, uniqueName } from '../harness/fixtures.ts'
 import { type FreshServer, startFreshServer } from '../harness/fresh-server.ts'
 import { field, fillRegistration, toast } from './account-helpers.ts'
@@ -16,6 +19,20 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await target?.stop()
 })
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** axe-core's critical and serious findings inside `selector` (the transfer's own views); the
+ * page's context must have `AXE_SOURCE` as an init script (the CSP refuses a script tag). */
+async function seriousViolations(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate(async (include) => {
+    const { axe } = window as unknown as { axe: typeof Axe }
+    const { violations } = await axe.run({ include: [[include]] }, { resultTypes: ['violations'] })
+    return violations
+      .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  }, selector)
+}
 
 async function logIn(page: Page, password: string) {
   await page.goto('/account/login')
@@ -58,12 +75,15 @@ test('a game exported from one server is imported into another and played there'
     })
 
     const source = await browser.newContext({ baseURL: harnessEnv().baseUrl, acceptDownloads: true })
+    await source.addInitScript({ content: AXE_SOURCE })
     const page = await source.newPage()
     await logIn(page, harnessEnv().adminPassword)
     await page.goto('/admin/games')
     const openMenu = () => page.getByRole('button', { name: `Export ${title}` }).click()
     await openMenu()
     await shootAll(page, 'transfer-export-menu', openMenu)
+    expect(await seriousViolations(page, 'main')).toEqual([])
+    expect(await seriousViolations(page, '[role="menu"]')).toEqual([])
     const downloading = page.waitForEvent('download')
     await page.getByRole('menuitem', { name: 'Game only' }).click()
     const download = await downloading
@@ -78,6 +98,7 @@ test('a game exported from one server is imported into another and played there'
     await targetAdmin.put('/api/ext/features', { gameTransfer: true })
     await targetAdmin.dispose()
     const organiser = await browser.newContext({ baseURL: target.url })
+    await organiser.addInitScript({ content: AXE_SOURCE })
     const admin = await organiser.newPage()
     await logIn(admin, target.adminPassword)
     await admin.goto('/admin/games')
@@ -98,6 +119,7 @@ test('a game exported from one server is imported into another and played there'
       dialog.getByRole('checkbox', { name: 'Also import teams and submissions' }),
     ).not.toBeChecked()
     await screenshot(admin, 'transfer-import-choose')
+    expect(await seriousViolations(admin, '[role="dialog"]')).toEqual([])
     await admin.keyboard.press('Escape')
     await expect(dialog).toBeHidden()
     await openPreview()
@@ -109,6 +131,7 @@ test('a game exported from one server is imported into another and played there'
       'Attachments that are links to other sites stay links: 1',
     )
     await shootAll(admin, 'transfer-import-preview', openPreview)
+    expect(await seriousViolations(admin, '[role="dialog"]')).toEqual([])
     await dialog.getByRole('button', { name: 'Import as a new game' }).click()
     await expect(toast(admin, `Game ${title} imported`)).toBeVisible()
     await expect(admin).toHaveURL(/\/admin\/games\/\d+\/info$/)
