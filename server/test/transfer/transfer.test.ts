@@ -228,6 +228,12 @@ describe('exporting and importing a game', () => {
     expect(board.items[0]).toMatchObject({ solvedCount: 1 })
   })
 
+  it('imports the same archive twice at once, each holding its files', async () => {
+    const [a, b] = await Promise.all([importArchive(archive), importArchive(archive)])
+    expect([a.statusCode, b.statusCode], `${a.body} ${b.body}`).toEqual([200, 200])
+    expect(a.json().id).not.toBe(b.json().id)
+  })
+
   it('keeps a file shared with another game alive when that game is deleted', async () => {
     const again = (await importArchive(archive)).json().id as number
     const other = (await importArchive(archive)).json().id as number

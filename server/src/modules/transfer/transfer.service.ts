@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { and, asc, eq, inArray, notInArray } from 'drizzle-orm'
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import {
   attachments,
@@ -422,19 +422,21 @@ export function createTransferService(deps: {
       const gameId = await db
         .transaction(async (tx) => {
           const now = new Date()
-          for (const [hash, n] of uses) {
-            const info = manifest.blobs[hash]!
-            const [existing] = await tx.select().from(files).where(eq(files.hash, hash))
-            if (existing)
-              await tx
-                .update(files)
-                .set({ referenceCount: existing.referenceCount + n })
-                .where(eq(files.id, existing.id))
-            else
-              await tx
-                .insert(files)
-                .values({ hash, name: info.name, fileSize: info.size, uploadTimeUtc: now, referenceCount: n })
-          }
+          // One statement per file, so two imports of the same archive at once both count.
+          for (const [hash, n] of uses)
+            await tx
+              .insert(files)
+              .values({
+                hash,
+                name: manifest.blobs[hash]!.name,
+                fileSize: manifest.blobs[hash]!.size,
+                uploadTimeUtc: now,
+                referenceCount: n,
+              })
+              .onConflictDoUpdate({
+                target: files.hash,
+                set: { referenceCount: sql`${files.referenceCount} + ${n}` },
+              })
           const [game] = await tx
             .insert(games)
             .values({
