@@ -44,6 +44,7 @@ import { postsRoutes } from './modules/posts/posts.routes.ts'
 import { proxyRoutes } from './modules/proxy/proxy.routes.ts'
 import { teamRoutes } from './modules/team/team.routes.ts'
 import { tokenRoutes } from './modules/tokens/tokens.routes.ts'
+import { transferRoutes } from './modules/transfer/transfer.routes.ts'
 import { createServices } from './services.ts'
 
 export interface AppDeps {
@@ -145,6 +146,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(ctftimeRoutes, { prefix: '/api/ext' })
   await app.register(oidcRoutes, { prefix: '/api/ext' })
   await app.register(oidcAdminRoutes, { prefix: '/api/ext' })
+  await app.register(transferRoutes, { prefix: '/api/ext' })
 
   app.get('/openapi/v1.json', { schema: { hide: true } }, async () => app.swagger())
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

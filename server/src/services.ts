@@ -35,6 +35,7 @@ import { createProxyService } from './modules/proxy/proxy.service.ts'
 import { createSettingsService } from './modules/settings/settings.service.ts'
 import { createTeamService } from './modules/team/team.service.ts'
 import { createApiTokenService } from './modules/tokens/tokens.service.ts'
+import { createTransferService } from './modules/transfer/transfer.service.ts'
 
 /** Builds every service with exactly the dependencies it names. */
 export function createServices(deps: { config: Config; db: Db; infra: Infra; log: FastifyBaseLogger }) {
@@ -187,6 +188,12 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     scheduled,
   })
   const release = createReleaseService({ db, bus, scheduled, onReleased: changed })
+  const transfer = createTransferService({
+    db,
+    storage: infra.storage,
+    recountAccepted: (gameId) => editChallenges.recountAccepted(gameId),
+    onChanged: changed,
+  })
   return {
     settings,
     audit,
@@ -224,6 +231,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
       sessions,
       audit,
     }),
+    transfer,
   }
 }
 export type Services = ReturnType<typeof createServices>

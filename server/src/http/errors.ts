@@ -159,6 +159,16 @@ const catalogue = {
   // Upstream answers 400, not 404, when the team to edit is missing.
   Admin_TeamNotFoundForEdit: [400, 'Team not found'],
   Token_NotFound: [404, 'API token not found'],
+  // Game transfer (our addition)
+  Transfer_NotAnArchive: [400, 'This file is not a ZIP archive, or it is damaged or cut short'],
+  Transfer_Foreign: [400, 'This archive is not a Pennant game archive'],
+  Transfer_UnsupportedVersion: [400, 'This game archive has version {0}, which this server cannot read'],
+  Transfer_ManifestInvalid: [400, 'The manifest of this game archive is damaged: {0}'],
+  Transfer_BlobMissing: [400, 'The archive lacks the file {0} that its manifest lists'],
+  Transfer_BlobCorrupt: [400, 'The file {0} in the archive is damaged: its content does not match its hash'],
+  Transfer_ArchiveTooLarge: [413, 'The archive is larger than the limit of {0} MiB'],
+  Transfer_TooManyEntries: [413, 'The archive holds more than {0} entries'],
+  Transfer_UnpackedTooLarge: [413, 'The archive unpacks to more than {0} MiB'],
   // Posts and captcha
   Post_NotFound: [404, 'Post not found'],
   Captcha_NotEnabled: [404, 'Proof-of-work captcha is not enabled'],

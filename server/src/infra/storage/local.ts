@@ -20,8 +20,9 @@ export function createLocalStorage(root: string): BlobStorage {
     async put(hash, bytes) {
       const target = pathOf(hash)
       await mkdir(path.dirname(target), { recursive: true })
-      // Write then rename, so a reader never sees half a file.
-      const tmp = `${target}.${process.pid}.${Date.now()}.tmp`
+      // Write then rename, so a reader never sees half a file; a name of its own, so two writers
+      // of the same bytes at the same moment do not take each other's file away.
+      const tmp = `${target}.${process.pid}.${randomUUID()}.tmp`
       await writeFile(tmp, bytes)
       await rename(tmp, target)
     },

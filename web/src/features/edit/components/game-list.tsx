@@ -11,10 +11,13 @@ import {
   Text,
   Title,
 } from '@mantine/core'
-import { IconEdit, IconFlag, IconPlus } from '@tabler/icons-react'
+import { IconEdit, IconFileImport, IconFlag, IconPlus } from '@tabler/icons-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { paths } from '@/features/paths'
+import { useTransferOn } from '@/features/transfer/api'
+import { ExportMenu } from '@/features/transfer/components/export-menu'
+import { ImportModal } from '@/features/transfer/components/import-modal'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { notify } from '@/utils/notify'
@@ -27,7 +30,7 @@ import '@mantine/core/styles/Badge.css'
 
 const PAGE_SIZE = 30
 
-function GameRow({ game }: { game: EditGame }) {
+function GameRow({ game, transfer }: { game: EditGame; transfer: boolean }) {
   const { t } = useTranslation()
   const { setHidden } = useGameActions()
   const [busy, setBusy] = useState(false)
@@ -109,6 +112,7 @@ function GameRow({ game }: { game: EditGame }) {
           >
             {t('common.button.edit')}
           </Button>
+          {transfer && <ExportMenu gameId={game.id} title={game.title} />}
         </Stack>
       </Group>
     </Paper>
@@ -120,6 +124,8 @@ export function GameList() {
   const { t } = useTranslation()
   const [page, setPage] = useState(1)
   const [creating, setCreating] = useState(false)
+  const [importing, setImporting] = useState(false)
+  const transfer = useTransferOn()
   const { data, error, isLoading, mutate } = useEditGames(page, PAGE_SIZE)
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE))
 
@@ -129,9 +135,20 @@ export function GameList() {
         <Title order={1} size="h2">
           {t('admin.games.title')}
         </Title>
-        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
-          {t('admin.games.new')}
-        </Button>
+        <Group gap="xs">
+          {transfer && (
+            <Button
+              variant="default"
+              leftSection={<IconFileImport size={16} aria-hidden />}
+              onClick={() => setImporting(true)}
+            >
+              {t('admin.transfer.import')}
+            </Button>
+          )}
+          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
+            {t('admin.games.new')}
+          </Button>
+        </Group>
       </Group>
       <DataState
         loading={isLoading && !data}
@@ -146,7 +163,7 @@ export function GameList() {
       >
         <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
           {data?.data.map((game) => (
-            <GameRow key={game.id} game={game} />
+            <GameRow key={game.id} game={game} transfer={transfer} />
           ))}
         </Stack>
         {pages > 1 && (
@@ -163,6 +180,7 @@ export function GameList() {
         )}
       </DataState>
       <NewGameModal opened={creating} onClose={() => setCreating(false)} />
+      {transfer && <ImportModal opened={importing} onClose={() => setImporting(false)} />}
     </Stack>
   )
 }
