@@ -41,6 +41,8 @@ import { postsRoutes } from './modules/posts/posts.routes.ts'
 import { proxyRoutes } from './modules/proxy/proxy.routes.ts'
 import { teamRoutes } from './modules/team/team.routes.ts'
 import { tokenRoutes } from './modules/tokens/tokens.routes.ts'
+import type { WebhookTimings } from './modules/webhooks/webhook-queue.ts'
+import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts'
 import { createServices } from './services.ts'
 
 export interface AppDeps {
@@ -55,6 +57,8 @@ export interface AppDeps {
   compileSchemasEagerly?: boolean
   /** Shorter hub keep-alive and timeouts (tests). */
   hubTimings?: Partial<HubTimings>
+  /** Shorter webhook retries and timeouts (tests). */
+  webhookTimings?: Partial<WebhookTimings>
 }
 
 /** Builds the whole HTTP application from its dependencies; tests build it the same way. */
@@ -89,7 +93,13 @@ export async function buildApp(deps: AppDeps) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : parseJson(request, body as string, done),
   )
-  const services = createServices({ config, db: database.db, infra, log: app.log })
+  const services = createServices({
+    config,
+    db: database.db,
+    infra,
+    log: app.log,
+    webhookTimings: deps.webhookTimings,
+  })
   await services.settings.reload()
   await services.captures.prepare()
   if (config.containers.trafficCapture && config.containers.portMapping !== 'PlatformProxy')
@@ -138,6 +148,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(assetRoutes)
   await app.register(hubRoutes, { timings: deps.hubTimings })
   await app.register(featureRoutes, { prefix: '/api/ext' })
+  await app.register(webhookRoutes, { prefix: '/api/ext/admin/webhooks' })
 
   app.get('/openapi/v1.json', { schema: { hide: true } }, async () => app.swagger())
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
@@ -149,7 +160,10 @@ export async function buildApp(deps: AppDeps) {
     }
   })
 
+  // One webhook sender per server (they share the queue safely; see webhook-queue.ts).
+  services.webhookQueue.start()
   app.addHook('onClose', async () => {
+    await services.webhookQueue.stop()
     await services.judge.close()
     services.scoreboard.close()
     services.settings.close()

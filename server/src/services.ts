@@ -31,12 +31,23 @@ import { createProxyService } from './modules/proxy/proxy.service.ts'
 import { createSettingsService } from './modules/settings/settings.service.ts'
 import { createTeamService } from './modules/team/team.service.ts'
 import { createApiTokenService } from './modules/tokens/tokens.service.ts'
+import { createWebhookQueue, type WebhookTimings } from './modules/webhooks/webhook-queue.ts'
+import { createWebhookService } from './modules/webhooks/webhooks.service.ts'
 
 /** Builds every service with exactly the dependencies it names. */
-export function createServices(deps: { config: Config; db: Db; infra: Infra; log: FastifyBaseLogger }) {
+export function createServices(deps: {
+  config: Config
+  db: Db
+  infra: Infra
+  log: FastifyBaseLogger
+  /** Shorter webhook retries and timeouts (tests). */
+  webhookTimings?: Partial<WebhookTimings>
+}) {
   const { config, db, infra, log } = deps
   const settings = createSettingsService({ db })
   const { bus } = infra
+  // Bloods and notices reach webhooks through the bus (`game.notice`); containers call it directly.
+  const webhookQueue = createWebhookQueue({ db, settings, log, bus, timings: deps.webhookTimings })
   const audit = createAuditService({ db, log, bus })
   const sessions = createSessionService({ db })
   const tokens = createTokenService({ db })
@@ -113,6 +124,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     settings,
     log,
     onRemoved: (id) => proxy.containerRemoved(id),
+    onFailed: (failure) => webhookQueue.containerFailed(failure),
   })
   const containers = createContainerService({
     db,
@@ -178,6 +190,8 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     proxy,
     captures,
     apiTokens: createApiTokenService({ db }),
+    webhooks: createWebhookService({ db }),
+    webhookQueue,
   }
 }
 export type Services = ReturnType<typeof createServices>
