@@ -154,6 +154,7 @@ const routes: RouteObject[] = [
           { path: 'files', ...at(() => import('@/pages/admin/files'), ADMIN) },
           { path: 'settings', ...at(() => import('@/pages/admin/settings'), ADMIN) },
           { path: 'tokens', ...at(() => import('@/pages/admin/tokens'), ADMIN) },
+          { path: 'webhooks', ...at(() => import('@/pages/admin/webhooks'), [...ADMIN, 'webhooks']) },
         ],
       },
       // Not lazy: the role guard shows it too, so it is in the first load anyway.

@@ -37,6 +37,7 @@ export const paths = {
     files: '/admin/files',
     settings: '/admin/settings',
     tokens: '/admin/tokens',
+    webhooks: '/admin/webhooks',
   },
   notFound: '/404',
 } as const

@@ -8,6 +8,7 @@ import {
   IconSettings,
   IconUser,
   IconUsersGroup,
+  IconWebhook,
 } from '@tabler/icons-react'
 import { Outlet } from 'react-router'
 import { RequireRole } from '@/app/guards'
@@ -26,6 +27,7 @@ export default function AdminLayout() {
     { to: paths.admin.logs, label: t('admin.tabs.logs'), icon: IconFileText },
     { to: paths.admin.files, label: t('admin.tabs.files'), icon: IconFiles },
     { to: paths.admin.tokens, label: t('admin.tabs.tokens'), icon: IconKey },
+    { to: paths.admin.webhooks, label: t('admin.tabs.webhooks'), icon: IconWebhook },
     { to: paths.admin.settings, label: t('admin.tabs.settings'), icon: IconSettings },
   ]
   return (
