@@ -128,19 +128,13 @@ function WebhookItem({
           <Text size="xs" c="dimmed" id={`events-${webhook.id}`}>
             {t('webhooks.events_label')}
           </Text>
-          <Group
-            gap={4}
-            mt={4}
-            component="ul"
-            className={classes.list}
-            aria-labelledby={`events-${webhook.id}`}
-          >
+          <ul className={classes.chips} aria-labelledby={`events-${webhook.id}`}>
             {webhook.events.map((e) => (
-              <Badge key={e} component="li" variant="dot" color="gray" style={{ textTransform: 'none' }}>
+              <Badge key={e} component="li" variant="light" color="blue" style={{ textTransform: 'none' }}>
                 {t(`webhooks.event.${e}`)}
               </Badge>
             ))}
-          </Group>
+          </ul>
         </div>
       </Stack>
     </Paper>
