@@ -452,7 +452,8 @@ describe('deliveries', () => {
       return res.json()
     })
     expect(verdict).toBe('Accepted')
-    expect(Date.now() - started).toBeLessThan(1000)
+    // Far below the 10 s the endpoint would hold a sender (a loaded machine gets some slack).
+    expect(Date.now() - started).toBeLessThan(3000)
     // …while the first blood's delivery still waits for its answer.
     const log = (await deliveries(hook.webhook.id)).data
     expect(log.find((d) => d.event === 'FirstBlood')).toMatchObject({
