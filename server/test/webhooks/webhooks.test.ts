@@ -484,6 +484,30 @@ describe('game start and end', () => {
   })
 })
 
+describe('the log', () => {
+  it('forgets finished deliveries after 30 days, and keeps pending ones', async () => {
+    endpoint = await startEndpoint()
+    const { webhook } = await register({ url: endpoint.url })
+    const old = new Date(Date.now() - 31 * 86_400_000)
+    const rows = await t.app.deps.db
+      .insert(webhookDeliveries)
+      .values(
+        (['delivered', 'failed', 'pending'] as const).map((status) => ({
+          webhookId: webhook.id,
+          event: 'Test',
+          payload: {},
+          status,
+          createdAt: old,
+          nextAttemptAt: new Date(Date.now() + 3600_000),
+        })),
+      )
+      .returning()
+    expect(await t.app.deps.services.webhookQueue.trim()).toBeGreaterThanOrEqual(2)
+    const left = await deliveries(webhook.id)
+    expect(left.data.map((d) => d.id)).toEqual([rows[2]!.id])
+  })
+})
+
 describe('a plain user', () => {
   it('cannot see deliveries of any endpoint', async () => {
     const user = await registeredUser(t.app)

@@ -42,6 +42,8 @@ export const defaultTimings: WebhookTimings = {
 const ENQUEUE_LOCK = 0x5045_4e57 // "PENW"
 /** Game start and end are announced when they passed at most this long ago (a restart catches up). */
 const GAME_LOOKBACK = '1 hour'
+/** Finished deliveries are kept this long in the log, then forgotten (checked hourly). */
+const LOG_KEPT = '30 days'
 /** Attempts in flight at once per server: a hanging endpoint holds one slot, not the queue. */
 const PARALLEL = 16
 
@@ -81,6 +83,7 @@ export function createWebhookQueue(deps: {
   let running: Promise<void> | null = null
   let again = false
   let lastGameCheck = 0
+  let lastTrim = 0
   let unsubscribe: (() => void) | undefined
   const sending = new Set<Promise<void>>()
   const inFlight = new AbortController()
@@ -161,6 +164,16 @@ export function createWebhookQueue(deps: {
     return queued.length
   }
 
+  /** Forgets delivered and failed deliveries older than {@link LOG_KEPT}; returns how many. */
+  async function trim(): Promise<number> {
+    const gone = await rows<{ id: number }>(
+      db,
+      sql`delete from webhook_deliveries
+          where status <> 'pending' and created_at < now() - ${LOG_KEPT}::interval returning id`,
+    )
+    return gone.length
+  }
+
   /** Claims due deliveries (or this one), leasing each for one attempt. */
   async function claim(limit: number, only?: number): Promise<Claimed[]> {
     const leaseMs = timings.timeoutMs + 30_000
@@ -169,8 +182,8 @@ export function createWebhookQueue(deps: {
       sql`
       with due as (
         select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
-        where d.status = 'pending' and d.next_attempt_at <= now()
-          and ${only === undefined ? sql`w.enabled` : sql`d.id = ${only}`}
+        where d.status = 'pending'
+          and ${only === undefined ? sql`d.next_attempt_at <= now() and w.enabled` : sql`d.id = ${only}`}
         order by d.next_attempt_at, d.id
         limit ${limit}
         for update of d skip locked
@@ -221,6 +234,10 @@ export function createWebhookQueue(deps: {
       lastGameCheck = Date.now()
       await checkGameTimes()
     }
+    if (Date.now() - lastTrim >= 3600_000) {
+      lastTrim = Date.now()
+      await trim()
+    }
     while (!inFlight.signal.aborted) {
       const free = PARALLEL - sending.size
       if (free <= 0) break
@@ -258,6 +275,7 @@ export function createWebhookQueue(deps: {
     enqueue,
     emit,
     checkGameTimes,
+    trim,
     kick,
     timings,
 

@@ -166,7 +166,13 @@ export function createWebhookService(deps: { db: Db }) {
       const doc: EventDocument = { time: Date.now(), game: null, data: {} }
       const [row] = await db
         .insert(webhookDeliveries)
-        .values({ webhookId: id, event: 'Test', payload: doc as unknown as Record<string, unknown> })
+        // Not due yet: the route sends it itself, before any worker would pick it up.
+        .values({
+          webhookId: id,
+          event: 'Test',
+          payload: doc as unknown as Record<string, unknown>,
+          nextAttemptAt: new Date(Date.now() + 60_000),
+        })
         .returning({ id: webhookDeliveries.id })
       return row!.id
     },
