@@ -45,6 +45,8 @@ import { proxyRoutes } from './modules/proxy/proxy.routes.ts'
 import { teamRoutes } from './modules/team/team.routes.ts'
 import { tokenRoutes } from './modules/tokens/tokens.routes.ts'
 import { transferRoutes } from './modules/transfer/transfer.routes.ts'
+import type { WebhookTimings } from './modules/webhooks/webhook-queue.ts'
+import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts'
 import { createServices } from './services.ts'
 
 export interface AppDeps {
@@ -59,6 +61,8 @@ export interface AppDeps {
   compileSchemasEagerly?: boolean
   /** Shorter hub keep-alive and timeouts (tests). */
   hubTimings?: Partial<HubTimings>
+  /** Shorter webhook retries and timeouts (tests). */
+  webhookTimings?: Partial<WebhookTimings>
 }
 
 /** Builds the whole HTTP application from its dependencies; tests build it the same way. */
@@ -93,7 +97,13 @@ export async function buildApp(deps: AppDeps) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : parseJson(request, body as string, done),
   )
-  const services = createServices({ config, db: database.db, infra, log: app.log })
+  const services = createServices({
+    config,
+    db: database.db,
+    infra,
+    log: app.log,
+    webhookTimings: deps.webhookTimings,
+  })
   await services.settings.reload()
   await services.captures.prepare()
   if (config.containers.trafficCapture && config.containers.portMapping !== 'PlatformProxy')
@@ -147,6 +157,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(oidcRoutes, { prefix: '/api/ext' })
   await app.register(oidcAdminRoutes, { prefix: '/api/ext' })
   await app.register(transferRoutes, { prefix: '/api/ext' })
+  await app.register(webhookRoutes, { prefix: '/api/ext/admin/webhooks' })
 
   app.get('/openapi/v1.json', { schema: { hide: true } }, async () => app.swagger())
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
@@ -158,9 +169,12 @@ export async function buildApp(deps: AppDeps) {
     }
   })
 
+  // One webhook sender per server (they share the queue safely; see webhook-queue.ts).
+  services.webhookQueue.start()
   app.addHook('onClose', async () => {
     // Background jobs stop here and their leases pass to another server at once.
     await infra.leases.release()
+    await services.webhookQueue.stop()
     await services.judge.close()
     services.scoreboard.close()
     services.settings.close()

@@ -36,12 +36,23 @@ import { createSettingsService } from './modules/settings/settings.service.ts'
 import { createTeamService } from './modules/team/team.service.ts'
 import { createApiTokenService } from './modules/tokens/tokens.service.ts'
 import { createTransferService } from './modules/transfer/transfer.service.ts'
+import { createWebhookQueue, type WebhookTimings } from './modules/webhooks/webhook-queue.ts'
+import { createWebhookService } from './modules/webhooks/webhooks.service.ts'
 
 /** Builds every service with exactly the dependencies it names. */
-export function createServices(deps: { config: Config; db: Db; infra: Infra; log: FastifyBaseLogger }) {
+export function createServices(deps: {
+  config: Config
+  db: Db
+  infra: Infra
+  log: FastifyBaseLogger
+  /** Shorter webhook retries and timeouts (tests). */
+  webhookTimings?: Partial<WebhookTimings>
+}) {
   const { config, db, infra, log } = deps
   const { bus } = infra
   const settings = createSettingsService({ db, bus })
+  // Bloods and notices reach webhooks through the bus (`game.notice`); containers call it directly.
+  const webhookQueue = createWebhookQueue({ db, settings, log, bus, timings: deps.webhookTimings })
   const audit = createAuditService({ db, log, bus })
   const sessions = createSessionService({ db, bus })
   const tokens = createTokenService({ db })
@@ -148,6 +159,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     settings,
     log,
     onRemoved: (containerId) => bus.publish('cache.forget', { what: 'container', containerId }),
+    onFailed: (failure) => webhookQueue.containerFailed(failure),
   })
   const containers = createContainerService({
     db,
@@ -232,6 +244,8 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
       audit,
     }),
     transfer,
+    webhooks: createWebhookService({ db }),
+    webhookQueue,
   }
 }
 export type Services = ReturnType<typeof createServices>

@@ -183,6 +183,20 @@ const catalogue = {
     400,
     'This is the only way to sign in to your account; set a password or link another provider first',
   ],
+  // Webhooks (our addition)
+  Webhook_Off: [404, 'Webhooks are switched off; an admin can turn them on'],
+  Webhook_NotFound: [404, 'Webhook not found'],
+  Webhook_DeliveryNotFound: [404, 'Delivery not found'],
+  Webhook_DeliveryPending: [400, 'This delivery is still queued; it is sent without a retry'],
+  Webhook_UrlInvalid: [
+    400,
+    'The endpoint must be an http:// or https:// URL without a user name or password',
+  ],
+  Webhook_UrlBlocked: [
+    400,
+    'This address is not allowed: link-local and cloud metadata addresses are blocked',
+  ],
+  Webhook_GameNotFound: [400, 'The game to filter on does not exist'],
 } as const satisfies Record<string, readonly [number, string] | readonly [number, string, number]>
 
 export type ErrorKey = keyof typeof catalogue

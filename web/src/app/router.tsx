@@ -166,6 +166,7 @@ const routes: RouteObject[] = [
             path: 'identity-providers',
             ...at(() => import('@/pages/admin/identity-providers'), OIDC_ADMIN),
           },
+          { path: 'webhooks', ...at(() => import('@/pages/admin/webhooks'), [...ADMIN, 'webhooks']) },
         ],
       },
       // Not lazy: the role guard shows it too, so it is in the first load anyway.

@@ -40,6 +40,7 @@ export const paths = {
     settings: '/admin/settings',
     tokens: '/admin/tokens',
     identityProviders: '/admin/identity-providers',
+    webhooks: '/admin/webhooks',
   },
   notFound: '/404',
 } as const

@@ -29,6 +29,17 @@ export interface Launch {
   isTest: boolean
 }
 
+/** A container that failed to start (`start`) or was found not running (`died`). */
+export interface ContainerFailureReport {
+  rowId: string
+  phase: 'start' | 'died'
+  image: string
+  gameId: number | null
+  challengeId: number | null
+  teamId: number | null
+  reason: string
+}
+
 /** A small counting semaphore: at most `size` holders, the rest wait in order. */
 function createGate(size: number) {
   let free = size
@@ -79,6 +90,8 @@ export function createContainerRuntime(deps: {
   log: FastifyBaseLogger
   /** A container went away (its proxied connections end with it). */
   onRemoved?: (id: string) => void
+  /** A player's container failed to start or stopped on its own (webhooks tell organisers). */
+  onFailed?: (failure: ContainerFailureReport) => void
 }) {
   const { db, backend, config } = deps
   const gate = createGate(config.startConcurrency)
@@ -139,6 +152,7 @@ export function createContainerRuntime(deps: {
     async start(rowId: string, launch: Launch): Promise<ContainerRow> {
       const engine = requireBackend()
       const proxied = config.portMapping === 'PlatformProxy'
+      let removedMeanwhile = false
       try {
         const started = await gate(async () =>
           engine.start({
@@ -178,12 +192,23 @@ export function createContainerRuntime(deps: {
         if (!row) {
           // Destroyed while it started (an admin, the reaper): it must not run on unseen.
           await engine.destroy(started.backendId).catch(() => {})
+          removedMeanwhile = true
           throw new ContainerError('StartFailed', 'the container was removed while it started')
         }
         return row
       } catch (err) {
         await db.delete(containers).where(eq(containers.id, rowId))
         deps.log.warn({ err, image: launch.image }, 'container start failed')
+        if (!launch.isTest && !removedMeanwhile)
+          deps.onFailed?.({
+            rowId,
+            phase: 'start',
+            image: launch.image,
+            gameId: launch.gameId,
+            challengeId: launch.challengeId,
+            teamId: launch.teamId,
+            reason: err instanceof ContainerError ? err.detail : String(err),
+          })
         throw err
       }
     },
@@ -247,8 +272,23 @@ export function createContainerRuntime(deps: {
       const rows = await db.select().from(containers)
       const known = new Map(rows.map((r) => [r.id, r]))
       let removedContainers = 0
+      const died = (row: ContainerRow, reason: string) => {
+        if (!row.isTest)
+          deps.onFailed?.({
+            rowId: row.id,
+            phase: 'died',
+            image: row.image,
+            gameId: row.gameId,
+            challengeId: row.challengeId,
+            teamId: row.teamId,
+            reason,
+          })
+      }
       for (const c of listed) {
         const row = c.instanceId ? known.get(c.instanceId) : undefined
+        // A player's container that stopped on its own stays until its time is up; say so once.
+        if (row && row.status === 1 && row.containerId === c.backendId && !c.running)
+          died(row, 'the container is not running')
         // Kept: the container its row names, and a start still in flight (no id recorded yet).
         if (row && (row.containerId === c.backendId || row.containerId === '')) continue
         await backend.destroy(c.backendId)
@@ -260,6 +300,7 @@ export function createContainerRuntime(deps: {
       const gone: string[] = []
       for (const r of vanished) if ((await backend.inspect(r.containerId)) === null) gone.push(r.id)
       if (gone.length) await db.delete(containers).where(inArray(containers.id, gone))
+      for (const r of vanished) if (gone.includes(r.id)) died(r, 'the container is gone')
       if (removedContainers || gone.length)
         deps.log.info({ removedContainers, droppedRows: gone.length }, 'reconciled containers')
       return { removedContainers, droppedRows: gone.length }

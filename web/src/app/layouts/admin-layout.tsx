@@ -9,6 +9,7 @@ import {
   IconSettings,
   IconUser,
   IconUsersGroup,
+  IconWebhook,
 } from '@tabler/icons-react'
 import { Outlet } from 'react-router'
 import { RequireRole } from '@/app/guards'
@@ -32,6 +33,7 @@ export default function AdminLayout() {
       label: t('admin.tabs.identity_providers'),
       icon: IconFingerprint,
     },
+    { to: paths.admin.webhooks, label: t('admin.tabs.webhooks'), icon: IconWebhook },
     { to: paths.admin.settings, label: t('admin.tabs.settings'), icon: IconSettings },
   ]
   return (
