@@ -1,17 +1,15 @@
 import { api, unwrap } from '@/api/client'
 import type { ApiError } from '@/api/error'
 import { ONCE, useApi, useRevalidate } from '@/api/hooks'
+import { useFeatureActions, useFeatures } from '@/features/extensions/api'
 import type { WebhookBody } from './webhook-form'
 
 const HOOKS = '/api/ext/admin/webhooks'
-const FEATURES = '/api/ext/features'
 /** Admin views refresh when asked to (after a change) and on focus, never on a timer. */
 const QUIET = { ...ONCE, revalidateOnFocus: true }
 
 /** Whether the webhooks switch is on (anyone may read the switches). */
-export function useWebhooksSwitch() {
-  return useApi(FEATURES, undefined, QUIET)
-}
+export const useWebhooksSwitch = useFeatures
 
 /** Every endpoint; a 404 `Webhook_Off` while the switch is off (no retrying then). */
 export function useWebhooks(enabled: boolean) {
@@ -39,6 +37,7 @@ const byId = (id: number) => ({ params: { path: { id } } })
 
 export function useWebhookActions() {
   const revalidate = useRevalidate()
+  const features = useFeatureActions()
   const refreshed = async <T>(pending: Promise<T>): Promise<T> => {
     try {
       return await pending
@@ -49,8 +48,8 @@ export function useWebhookActions() {
   return {
     /** Turns the webhooks switch on or off (other switches keep their value). */
     setSwitch: async (on: boolean) => {
-      const result = await unwrap(api.PUT(FEATURES, { body: { webhooks: on } }))
-      await revalidate(FEATURES, HOOKS)
+      const result = await features.set({ webhooks: on })
+      await revalidate(HOOKS)
       return result
     },
     /** Resolves with the endpoint and its secret (shown this once). */
