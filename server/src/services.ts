@@ -26,6 +26,7 @@ import { createVerdictMemo } from './modules/game/verdicts.ts'
 import { createWriteupService } from './modules/game/writeups.service.ts'
 import { createCaptchaService } from './modules/info/captcha.service.ts'
 import { createAuditService } from './modules/logs/audit.service.ts'
+import type { Metrics } from './modules/ops/metrics.ts'
 import { createPostService } from './modules/posts/posts.service.ts'
 import { createProxyService } from './modules/proxy/proxy.service.ts'
 import { createSettingsService } from './modules/settings/settings.service.ts'
@@ -33,8 +34,15 @@ import { createTeamService } from './modules/team/team.service.ts'
 import { createApiTokenService } from './modules/tokens/tokens.service.ts'
 
 /** Builds every service with exactly the dependencies it names. */
-export function createServices(deps: { config: Config; db: Db; infra: Infra; log: FastifyBaseLogger }) {
-  const { config, db, infra, log } = deps
+export function createServices(deps: {
+  config: Config
+  db: Db
+  infra: Infra
+  log: FastifyBaseLogger
+  /** Hears judgements and rebuilds for `/metrics`. */
+  metrics?: Metrics
+}) {
+  const { config, db, infra, log, metrics } = deps
   const settings = createSettingsService({ db })
   const { bus } = infra
   const audit = createAuditService({ db, log, bus })
@@ -55,7 +63,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
   })
   const posts = createPostService({ db })
   const notices = createNoticeService({ db, bus })
-  const scoreboard = createScoreboardService({ db, bus })
+  const scoreboard = createScoreboardService({ db, bus, observe: metrics?.rebuilt })
   const playContext = createPlayContext({ db })
   const verdicts = createVerdictMemo()
   // Anything organisers or teams change in a game: rebuild its board, forget cached lookups
@@ -76,6 +84,7 @@ export function createServices(deps: { config: Config; db: Db; infra: Infra; log
     notices,
     log,
     audit,
+    observe: metrics?.verdict,
     onVerdict: (v) =>
       verdicts.remember(v.submissionId, {
         userId: v.userId,

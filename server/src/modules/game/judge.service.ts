@@ -125,10 +125,14 @@ export function createJudge(deps: {
   workers?: number
   batchSize?: number
   onVerdict?: (v: Verdict) => void
+  /** Hears each committed verdict with its wait since submission (`/metrics`). */
+  observe?: (result: AnswerResult, lagMs: number) => void
 }) {
   const { db } = deps
   const batchSize = deps.batchSize ?? 256
   const queue: number[] = []
+  /** Submissions taken from the queue whose batch has not committed yet. */
+  let judging = 0
   let active = 0
   let closed = false
   const idle: (() => void)[] = []
@@ -358,6 +362,7 @@ export function createJudge(deps: {
         blood,
       }
       deps.onVerdict?.(verdict)
+      deps.observe?.(result, committedAt - row.submitTime)
       verdicts.push(verdict)
     }
     // The judgements are committed: a notice that cannot be posted is logged, not retried.
@@ -392,6 +397,7 @@ export function createJudge(deps: {
   async function work() {
     while (queue.length && !closed) {
       const ids = queue.splice(0, batchSize)
+      judging += ids.length
       try {
         await judgeBatch(ids)
       } catch (err) {
@@ -399,6 +405,8 @@ export function createJudge(deps: {
         if (ids.length > 1)
           deps.log.warn({ err, count: ids.length }, 'batch judging failed; judging one by one')
         for (const id of ids) await judgeAlone(id)
+      } finally {
+        judging -= ids.length
       }
     }
     active--
@@ -426,6 +434,11 @@ export function createJudge(deps: {
         .orderBy(asc(submissions.id))
       for (const { id } of pending) this.enqueue(id)
       return pending.length
+    },
+
+    /** Submissions waiting in this process, and those in a batch being judged (`/metrics`). */
+    stats() {
+      return { queued: queue.length, judging }
     },
 
     /** Resolves when the queue is empty (tests, shutdown). */

@@ -77,6 +77,8 @@ export function createScoreboardService(deps: {
   slabMinBytes?: number
   /** Hears each new board's tag (the user hub tells players to fetch it). */
   bus?: Bus
+  /** Hears how long each rebuild took, in seconds of wall time (`/metrics`). */
+  observe?: (kind: 'full' | 'incremental', seconds: number) => void
 }) {
   const { db } = deps
   const delayMs = deps.delayMs ?? 150
@@ -242,6 +244,7 @@ export function createScoreboardService(deps: {
   const arriving = new Map<number, { solve: BoardSolve; acceptedCount: number }[]>()
 
   async function load(gameId: number): Promise<GameState> {
+    const started = performance.now()
     const mine = arriving.get(gameId) ?? []
     arriving.set(gameId, mine)
     let loaded: Awaited<ReturnType<typeof loadInput>>
@@ -266,6 +269,7 @@ export function createScoreboardService(deps: {
       startsAt,
     }
     games.set(gameId, state)
+    deps.observe?.('full', (performance.now() - started) / 1000)
     return state
   }
 
@@ -277,13 +281,17 @@ export function createScoreboardService(deps: {
     const wait = Math.min(800, Math.max(delayMs, lastRenderMs * 5))
     state.timer = setTimeout(() => {
       state.timer = null
+      const started = performance.now()
       const rebuild = state.stale
         ? load(gameId)
         : Promise.resolve(
             Object.assign(state, {
               entry: render(gameId, state.live, state.entry.hidden, state.slabs, state.codings),
             }),
-          )
+          ).then((s) => {
+            deps.observe?.('incremental', (performance.now() - started) / 1000)
+            return s
+          })
       state.stale = false
       rebuild.catch(() => games.delete(gameId))
     }, wait)
