@@ -6,11 +6,12 @@
 // Needs root, Docker, debootstrap and docker-compose (or the `docker compose` plugin).
 // DEPLOY_TEST_PORT (9280) is where nginx listens; DEPLOY_TEST_KEEP=1 leaves it all running.
 import assert from 'node:assert/strict'
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFile, execFileSync, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import WebSocket from 'ws'
 
 const deployDir = path.dirname(fileURLToPath(import.meta.url))
@@ -70,6 +71,16 @@ const env = {
   PENNANT_PORT: String(port),
   PUBLIC_URL: base,
 }
+const composeArgs = (args) => [
+  ...compose.slice(1),
+  '-p',
+  project,
+  '-f',
+  path.join(deployDir, 'compose.yaml'),
+  ...args,
+]
+/** The same, without blocking this process (requests keep going while it runs). */
+const dcAsync = (...args) => promisify(execFile)(compose[0], composeArgs(args), { cwd: root, env })
 const dc = (...args) =>
   run(compose[0], [...compose.slice(1), '-p', project, '-f', path.join(deployDir, 'compose.yaml'), ...args], {
     env,
@@ -310,20 +321,22 @@ async function main() {
     })()
     await sleep(500)
     const id = container('pennant-1')
+    const before = answered
     const t = Date.now()
-    dc('stop', '-t', '30', 'pennant-1')
+    await dcAsync('stop', '-t', '30', 'pennant-1')
     const stoppedIn = Date.now() - t
+    const during = answered - before
     await sleep(1000)
     stop = true
     await load
     const exit = run('docker', ['inspect', '-f', '{{.State.ExitCode}}', id]).stdout.trim()
     console.log(
-      `        pennant-1 stopped in ${secs(stoppedIn)} (exit ${exit}); ${answered} requests answered meanwhile`,
+      `        pennant-1 stopped in ${secs(stoppedIn)} (exit ${exit}); ${during} requests answered while it stopped, ${answered} in all`,
     )
     assert.equal(exit, '0', 'a graceful stop exits 0')
     assert.ok(stoppedIn < 25_000, 'stopped well before Docker would kill it')
     assert.deepEqual(failures, [])
-    assert.ok(answered > 20)
+    assert.ok(during > 0, 'requests went on while the server stopped')
     const logs = run('docker', ['logs', id]).stdout + run('docker', ['logs', id]).stderr
     assert.match(logs, /"msg":"shutting down"/)
     assert.match(logs, /"msg":"stopped"/)

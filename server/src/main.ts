@@ -54,13 +54,10 @@ async function main() {
 
   const sockets = trackSockets(app)
   let closing = false
-  // SIGTERM (docker stop, Kubernetes, systemd) and SIGINT (Ctrl-C): drain, then close. A second
-  // signal while draining stops at once.
+  // SIGTERM (docker stop, Kubernetes, systemd) and SIGINT (Ctrl-C): drain, then close. Repeats
+  // are ignored (Ctrl-C under npm delivers SIGINT twice: from the terminal and from npm).
   const shutdown = async (signal: string) => {
-    if (closing) {
-      app.log.warn({ signal }, 'second signal while shutting down: stopping now')
-      process.exit(1)
-    }
+    if (closing) return
     closing = true
     const { shutdownDelayMs, shutdownTimeoutMs } = config.ops
     app.log.info({ signal, delayMs: shutdownDelayMs, timeoutMs: shutdownTimeoutMs }, 'shutting down')
