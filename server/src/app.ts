@@ -3,7 +3,6 @@ import multipart from '@fastify/multipart'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import websocket from '@fastify/websocket'
-import { sql } from 'drizzle-orm'
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyServerOptions } from 'fastify'
 import type { Config } from './config/index.ts'
 import type { Database } from './db/index.ts'
@@ -39,6 +38,8 @@ import { hubRoutes } from './modules/hubs/hubs.routes.ts'
 import { infoRoutes } from './modules/info/info.routes.ts'
 import { logRoutes } from './modules/logs/logs.routes.ts'
 import { oidcAdminRoutes, oidcRoutes } from './modules/oidc/oidc.routes.ts'
+import { createMetrics } from './modules/ops/metrics.ts'
+import { opsRoutes } from './modules/ops/ops.routes.ts'
 import { editPostRoutes } from './modules/posts/posts.edit.routes.ts'
 import { postsRoutes } from './modules/posts/posts.routes.ts'
 import { proxyRoutes } from './modules/proxy/proxy.routes.ts'
@@ -97,11 +98,13 @@ export async function buildApp(deps: AppDeps) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : parseJson(request, body as string, done),
   )
+  const metrics = createMetrics()
   const services = createServices({
     config,
     db: database.db,
     infra,
     log: app.log,
+    metrics,
     webhookTimings: deps.webhookTimings,
   })
   await services.settings.reload()
@@ -125,6 +128,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(compressionPlugin)
   await app.register(errorHandlerPlugin, { webDir: config.webDir, captcha: config.captcha.provider })
   await app.register(authPlugin)
+  // /metrics and /healthz (live, ready), and request timing: registered before the routes it times.
+  await app.register(opsRoutes, { database, metrics })
 
   await app.register(accountRoutes, { prefix: '/api/account' })
   await app.register(teamRoutes, { prefix: '/api/team' })
@@ -160,15 +165,6 @@ export async function buildApp(deps: AppDeps) {
   await app.register(webhookRoutes, { prefix: '/api/ext/admin/webhooks' })
 
   app.get('/openapi/v1.json', { schema: { hide: true } }, async () => app.swagger())
-  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await database.db.execute(sql`select 1`)
-      return { status: 'Healthy' }
-    } catch {
-      return reply.code(503).send({ status: 'Unhealthy' })
-    }
-  })
-
   // One webhook sender per server (they share the queue safely; see webhook-queue.ts).
   services.webhookQueue.start()
   app.addHook('onClose', async () => {

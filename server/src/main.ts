@@ -6,6 +6,7 @@ import { openDatabase } from './db/index.ts'
 import { generatePassword } from './engine/password.ts'
 import { closeInfra, createInfra } from './infra/index.ts'
 import { startJobs } from './jobs/index.ts'
+import { drainAndClose, trackSockets } from './modules/ops/shutdown.ts'
 
 /** The process entry: the only place that reads the environment and owns signals. */
 async function main() {
@@ -53,18 +54,38 @@ async function main() {
     )
   const jobs = startJobs({ services: app.deps.services, config, leases: infra.leases, log: app.log })
 
+  const sockets = trackSockets(app)
   let closing = false
+  // SIGTERM (docker stop, Kubernetes, systemd) and SIGINT (Ctrl-C): drain, then close. Repeats
+  // are ignored (Ctrl-C under npm delivers SIGINT twice: from the terminal and from npm).
   const shutdown = async (signal: string) => {
     if (closing) return
     closing = true
-    app.log.info({ signal }, 'shutting down')
-    const force = setTimeout(() => process.exit(1), 10_000)
+    const { shutdownDelayMs, shutdownTimeoutMs } = config.ops
+    app.log.info({ signal, delayMs: shutdownDelayMs, timeoutMs: shutdownTimeoutMs }, 'shutting down')
+    // Whatever hangs (a hook, the database), the process still ends.
+    const force = setTimeout(
+      () => {
+        app.log.error('shutdown did not finish in time; exiting')
+        process.exit(1)
+      },
+      shutdownDelayMs + shutdownTimeoutMs + 15_000,
+    )
     force.unref()
     jobs.stop()
-    await app.close()
-    await closeInfra(infra)
-    await database.close()
-    process.exit(0)
+    try {
+      const clean = await drainAndClose(app, sockets, {
+        delayMs: shutdownDelayMs,
+        timeoutMs: shutdownTimeoutMs,
+      })
+      await closeInfra(infra)
+      await database.close()
+      app.log.info(clean ? 'stopped' : 'stopped (some requests were cut at the deadline)')
+      process.exit(0)
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed')
+      process.exit(1)
+    }
   }
   process.on('SIGINT', () => void shutdown('SIGINT'))
   process.on('SIGTERM', () => void shutdown('SIGTERM'))

@@ -30,6 +30,7 @@ import { createWriteupService } from './modules/game/writeups.service.ts'
 import { createCaptchaService } from './modules/info/captcha.service.ts'
 import { createAuditService } from './modules/logs/audit.service.ts'
 import { createOidcService } from './modules/oidc/oidc.service.ts'
+import type { Metrics } from './modules/ops/metrics.ts'
 import { createPostService } from './modules/posts/posts.service.ts'
 import { createProxyService } from './modules/proxy/proxy.service.ts'
 import { createSettingsService } from './modules/settings/settings.service.ts'
@@ -47,8 +48,10 @@ export function createServices(deps: {
   log: FastifyBaseLogger
   /** Shorter webhook retries and timeouts (tests). */
   webhookTimings?: Partial<WebhookTimings>
+  /** Hears judgements and rebuilds for `/metrics`. */
+  metrics?: Metrics
 }) {
-  const { config, db, infra, log } = deps
+  const { config, db, infra, log, metrics } = deps
   const { bus } = infra
   const settings = createSettingsService({ db, bus })
   // Bloods and notices reach webhooks through the bus (`game.notice`); containers call it directly.
@@ -74,7 +77,7 @@ export function createServices(deps: {
   const freezeOn = () => settings.isOn('freeze')
   const scheduled = () => settings.isOn('scheduledRelease')
   const notices = createNoticeService({ db, bus, freezeOn })
-  const scoreboard = createScoreboardService({ db, bus, freezeOn, scheduled })
+  const scoreboard = createScoreboardService({ db, bus, freezeOn, scheduled, observe: metrics?.rebuilt })
   const playContext = createPlayContext({ db })
   const verdicts = createVerdictMemo()
   // Every server keeps these in memory, so what changes them travels on the bus: with Redis the
@@ -126,6 +129,7 @@ export function createServices(deps: {
     notices,
     log,
     audit,
+    observe: metrics?.verdict,
     onVerdict: (v) =>
       bus.publish('submission.verdict', {
         submissionId: v.submissionId,

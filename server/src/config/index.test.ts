@@ -36,3 +36,22 @@ describe('loadConfig: containers', () => {
     expect(() => loadConfig({ CONTAINER_PROXY_MAX_SECONDS: '0' })).toThrow(/CONTAINER_PROXY_MAX_SECONDS/)
   })
 })
+
+describe('loadConfig: operations', () => {
+  it('keeps /metrics local and shuts down within 10 s by default', () => {
+    expect(loadConfig({}).ops).toEqual({
+      metricsToken: undefined,
+      shutdownDelayMs: 0,
+      shutdownTimeoutMs: 10_000,
+    })
+    expect(
+      loadConfig({ METRICS_TOKEN: ' 0123456789abcdef ', SHUTDOWN_DELAY: '5', SHUTDOWN_TIMEOUT: '25' }).ops,
+    ).toEqual({ metricsToken: '0123456789abcdef', shutdownDelayMs: 5000, shutdownTimeoutMs: 25_000 })
+  })
+  it('refuses a guessable metrics token and shutdown times out of range', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/)
+    expect(() => loadConfig({ SHUTDOWN_DELAY: '-1' })).toThrow(/SHUTDOWN_DELAY/)
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT: '0' })).toThrow(/SHUTDOWN_TIMEOUT/)
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT: 'soon' })).toThrow(/SHUTDOWN_TIMEOUT/)
+  })
+})

@@ -50,6 +50,17 @@ export interface Config {
   }
   smtp?: SmtpConfig
   containers: ContainerConfig
+  ops: OpsConfig
+}
+
+/** Metrics and shutdown (see the README's "Operations"). */
+export interface OpsConfig {
+  /** `METRICS_TOKEN`: `/metrics` wants it as a bearer token; unset, only this machine may read it. */
+  metricsToken?: string
+  /** After SIGTERM, how long the server still accepts while saying it is not ready (load balancers notice). */
+  shutdownDelayMs: number
+  /** How long in-flight requests may take to finish once the server stops accepting. */
+  shutdownTimeoutMs: number
 }
 
 /** Challenge containers (see the README's "Containers"). */
@@ -186,6 +197,18 @@ function containerConfig(env: Env, publicUrl: string | undefined): ContainerConf
   }
 }
 
+function opsConfig(env: Env): OpsConfig {
+  const metricsToken = str(env, 'METRICS_TOKEN')
+  // A guessable token would publish what the metrics tell (traffic, queue sizes) to anyone.
+  if (metricsToken !== undefined && metricsToken.length < 16)
+    throw new Error('METRICS_TOKEN must be at least 16 characters long')
+  return {
+    metricsToken,
+    shutdownDelayMs: int(env, 'SHUTDOWN_DELAY', 0, 0, 300) * 1000,
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT', 10, 1, 3600) * 1000,
+  }
+}
+
 /** Reads the environment once; see the README for each variable. */
 export function loadConfig(env: Env): Config {
   // Relative paths mean relative to where the user ran npm, not to the workspace npm switches to.
@@ -216,5 +239,6 @@ export function loadConfig(env: Env): Config {
     },
     smtp: smtp(env),
     containers: containerConfig(env, publicUrl),
+    ops: opsConfig(env),
   }
 }

@@ -14,6 +14,8 @@ export interface Database {
   kind: 'postgres' | 'pglite'
   /** Statements sent through `db` so far: tests count what a request costs with it. */
   queries(): number
+  /** PostgreSQL's connection pool now (`/metrics`); PGlite has one in-process connection, no pool. */
+  pool?(): { total: number; idle: number; waiting: number; max: number }
   close(): Promise<void>
 }
 
@@ -45,7 +47,13 @@ export async function openDatabase(opts: {
     pool.on('error', (err) => opts.onIdleError?.(err))
     const db = drizzle(pool, { schema, logger })
     await migrate(db, { migrationsFolder })
-    return { db: db as unknown as Db, kind: 'postgres', queries, close: () => pool.end() }
+    const stats = () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max ?? 10,
+    })
+    return { db: db as unknown as Db, kind: 'postgres', queries, pool: stats, close: () => pool.end() }
   }
   const { PGlite } = await import('@electric-sql/pglite')
   const { drizzle } = await import('drizzle-orm/pglite')

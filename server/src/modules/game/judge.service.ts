@@ -126,6 +126,8 @@ export function createJudge(deps: {
   workers?: number
   batchSize?: number
   onVerdict?: (v: Verdict) => void
+  /** Hears each committed verdict with its wait since submission (`/metrics`). */
+  observe?: (result: AnswerResult, lagMs: number) => void
 }) {
   const { db } = deps
   const batchSize = deps.batchSize ?? 256
@@ -134,6 +136,8 @@ export function createJudge(deps: {
   const queued = new Set<number>()
   /** Ids this judge gave up on (failed twice): a sweep does not retry them every few seconds. */
   const givenUp = new Set<number>()
+  /** Submissions taken from the queue whose batch has not committed yet. */
+  let judging = 0
   let active = 0
   let closed = false
   const idle: (() => void)[] = []
@@ -363,6 +367,7 @@ export function createJudge(deps: {
         blood,
       }
       deps.onVerdict?.(verdict)
+      deps.observe?.(result, committedAt - row.submitTime)
       verdicts.push(verdict)
     }
     // The judgements are committed: a notice that cannot be posted is logged, not retried.
@@ -399,6 +404,7 @@ export function createJudge(deps: {
     while (queue.length && !closed) {
       const ids = queue.splice(0, batchSize)
       for (const id of ids) queued.delete(id)
+      judging += ids.length
       try {
         await judgeBatch(ids)
       } catch (err) {
@@ -406,6 +412,8 @@ export function createJudge(deps: {
         if (ids.length > 1)
           deps.log.warn({ err, count: ids.length }, 'batch judging failed; judging one by one')
         for (const id of ids) await judgeAlone(id)
+      } finally {
+        judging -= ids.length
       }
     }
     active--
@@ -460,6 +468,11 @@ export function createJudge(deps: {
         added++
       }
       return added
+    },
+
+    /** Submissions waiting in this process, and those in a batch being judged (`/metrics`). */
+    stats() {
+      return { queued: queue.length, judging }
     },
 
     /** Resolves when the queue is empty (tests, shutdown). */

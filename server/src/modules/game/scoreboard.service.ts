@@ -105,6 +105,8 @@ export function createScoreboardService(deps: {
   freezeOn?: () => boolean
   /** Whether scheduled release is on: challenges before their `openAt` are left off the board. */
   scheduled?: () => boolean
+  /** Hears how long each rebuild took, in seconds of wall time (`/metrics`). */
+  observe?: (kind: 'full' | 'incremental', seconds: number) => void
 }) {
   const { db } = deps
   const delayMs = deps.delayMs ?? 150
@@ -369,6 +371,7 @@ export function createScoreboardService(deps: {
   const arriving = new Map<number, { solve: BoardSolve; acceptedCount: number }[]>()
 
   async function load(gameId: number): Promise<GameState> {
+    const started = performance.now()
     const mine = arriving.get(gameId) ?? []
     arriving.set(gameId, mine)
     let loaded: Awaited<ReturnType<typeof loadInput>>
@@ -401,6 +404,7 @@ export function createScoreboardService(deps: {
     games.set(gameId, state)
     // Frozen: players are told of the frozen board (once, and only if it changed).
     if (at !== null) frozenOf(gameId, state, at).catch(() => {})
+    deps.observe?.('full', (performance.now() - started) / 1000)
     return state
   }
 
@@ -428,7 +432,13 @@ export function createScoreboardService(deps: {
     const wait = Math.min(800, Math.max(delayMs, lastRenderMs * 5))
     state.timer = setTimeout(() => {
       state.timer = null
-      const rebuild = state.stale ? load(gameId) : Promise.resolve(rerender(gameId, state))
+      const started = performance.now()
+      const rebuild = state.stale
+        ? load(gameId)
+        : Promise.resolve(rerender(gameId, state)).then((s) => {
+            deps.observe?.('incremental', (performance.now() - started) / 1000)
+            return s
+          })
       state.stale = false
       rebuild.catch(() => games.delete(gameId))
     }, wait)

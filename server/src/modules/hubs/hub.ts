@@ -213,6 +213,20 @@ export function createHub(name: string, timings: Partial<HubTimings> = {}) {
       return group === undefined ? connections.size : (groups.get(group)?.size ?? 0)
     },
 
+    /**
+     * This server is about to stop: what is queued goes out, then each client is told to come
+     * back (a close message allowing reconnection: SignalR clients reconnect, to another server
+     * behind the proxy), and the socket closes as "going away".
+     */
+    goingAway() {
+      flush()
+      for (const c of connections) {
+        if (c.ws.readyState !== c.ws.OPEN) continue
+        if (c.shaken) c.ws.send(closeFrame('Server is shutting down.', true))
+        c.ws.close(1001)
+      }
+    },
+
     /** Shutting down: sockets close without a close message, so clients reconnect to the next server. */
     close() {
       clearInterval(sweep)
