@@ -4,29 +4,13 @@ import { useId, useState } from 'react'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import type { Scoreboard } from '../api'
-import { linearScale, scoreTicks, stepPath, timeTicks } from './chart-scale'
+import { ChartPlot, LINE_COLORS } from './chart-plot'
 import classes from './score-chart.module.css'
 
 type TimeLine = Scoreboard['timeLines'][string][number]
 
-const COLORS = ['blue', 'red', 'green', 'orange', 'grape', 'cyan', 'yellow', 'pink', 'lime', 'indigo'].map(
-  (c) => `var(--mantine-color-${c}-filled)`,
-)
 const HEIGHT = 280
 const MARGIN = { top: 12, right: 16, bottom: 28, left: 48 }
-
-/** A tick label: the time alone for short games, with the date for longer ones. */
-function tickLabel(ms: number, span: number): string {
-  return span > 36 * 3_600_000
-    ? formatDateTime(ms, {
-        dateStyle: undefined,
-        timeStyle: undefined,
-        month: 'short',
-        day: 'numeric',
-        hour: '2-digit',
-      })
-    : formatDateTime(ms, { dateStyle: undefined, timeStyle: 'short' })
-}
 
 /**
  * The top teams' scores over time as step lines, drawn as our own SVG (a chart library would
@@ -50,13 +34,6 @@ export default function ScoreChart({
   const [hovered, setHovered] = useState<number | null>(null)
   const focus = hovered ?? pinned
   const titleId = useId()
-  const to = Math.min(now, end)
-  const max = Math.max(0, ...lines.flatMap((l) => l.items.map((p) => p.score)))
-  const yTicks = scoreTicks(max)
-  const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right)
-  const x = linearScale([start, end], [MARGIN.left, MARGIN.left + innerWidth])
-  const y = linearScale([0, yTicks[yTicks.length - 1]!], [HEIGHT - MARGIN.bottom, MARGIN.top])
-  const xTicks = timeTicks(start, end, innerWidth < 500 ? 2 : 4)
 
   return (
     <figure className={classes.wrap} ref={ref} style={{ margin: 0 }} aria-labelledby={titleId}>
@@ -64,58 +41,25 @@ export default function ScoreChart({
         {t('game.chart.title')}
       </figcaption>
       {width > 0 && (
-        <svg
-          className={classes.svg}
+        <ChartPlot
+          lines={lines}
+          start={start}
+          end={end}
+          now={now}
           width={width}
           height={HEIGHT}
-          viewBox={`0 0 ${width} ${HEIGHT}`}
-          aria-hidden
-          data-focus={focus !== null || undefined}
-        >
-          {yTicks.map((v) => (
-            <g key={v}>
-              <line
-                className={classes.grid}
-                x1={MARGIN.left}
-                x2={MARGIN.left + innerWidth}
-                y1={y(v)}
-                y2={y(v)}
-              />
-              <text className={classes.axisLabel} x={MARGIN.left - 6} y={y(v)} dy="0.32em" textAnchor="end">
-                {v}
-              </text>
-            </g>
-          ))}
-          {xTicks.map((v, i) => (
-            <text
-              key={v}
-              className={classes.axisLabel}
-              x={x(v)}
-              y={HEIGHT - 8}
-              textAnchor={i === 0 ? 'start' : i === xTicks.length - 1 ? 'end' : 'middle'}
-            >
-              {tickLabel(v, end - start)}
-            </text>
-          ))}
-          {now < end && now > start && (
-            <line
-              className={classes.now}
-              x1={x(now)}
-              x2={x(now)}
-              y1={MARGIN.top}
-              y2={HEIGHT - MARGIN.bottom}
-            />
-          )}
-          {lines.map((line, i) => (
-            <path
-              key={line.id}
-              className={classes.line}
-              d={stepPath(line.items, x, y, start, to)}
-              stroke={COLORS[i % COLORS.length]}
-              data-active={focus === line.id || undefined}
-            />
-          ))}
-        </svg>
+          margin={MARGIN}
+          labelGap={{ score: 6, time: 8 }}
+          timeTicksWanted={width - MARGIN.left - MARGIN.right < 500 ? 2 : 4}
+          classes={{
+            svg: classes.svg,
+            grid: classes.grid,
+            axis: classes.axisLabel,
+            now: classes.now,
+            line: classes.line,
+          }}
+          active={focus}
+        />
       )}
       <ul className={classes.legend} aria-label={t('game.chart.legend')}>
         {lines.map((line, i) => (
@@ -127,7 +71,7 @@ export default function ScoreChart({
               onMouseEnter={() => setHovered(line.id)}
               onMouseLeave={() => setHovered(null)}
             >
-              <span className={classes.swatch} style={{ background: COLORS[i % COLORS.length] }} />
+              <span className={classes.swatch} style={{ background: LINE_COLORS[i % LINE_COLORS.length] }} />
               {i + 1}. {line.name}
             </UnstyledButton>
           </li>
