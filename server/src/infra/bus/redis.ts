@@ -12,7 +12,9 @@ const LOCAL: ReadonlySet<Topic> = new Set<Topic>(['board.changed'])
  * The bus across servers. A publish is delivered to this process's subscribers at once, as the
  * in-process bus does (so a server reads its own writes), and sent on one Redis channel; what
  * arrives from the other servers is delivered here in the order it was sent. A server skips
- * its own messages, so every subscriber hears each message exactly once.
+ * its own messages, so every subscriber hears each message exactly once. Messages published in
+ * one turn of the event loop travel as one batch: a judged batch of hundreds of verdicts and
+ * solves is one Redis message, not hundreds.
  */
 export function createRedisBus(
   redis: RedisConnections,
@@ -22,14 +24,23 @@ export function createRedisBus(
   const channel = `${redis.prefix}bus`
   const receive = (ch: string, raw: string) => {
     if (ch !== channel) return
-    let parsed: { o: string; t: Topic; m: unknown }
+    let parsed: { o: string; b: { t: Topic; m: unknown }[] }
     try {
       parsed = JSON.parse(raw)
     } catch (err) {
       return onError(err, channel as Topic)
     }
-    if (parsed.o === redis.origin) return
-    local.publish(parsed.t, parsed.m as BusTopics[typeof parsed.t])
+    if (parsed.o === redis.origin || !Array.isArray(parsed.b)) return
+    for (const { t, m } of parsed.b) local.publish(t, m as BusTopics[typeof t])
+  }
+  let batch: { t: Topic; m: unknown }[] = []
+  const send = () => {
+    if (!batch.length) return
+    const sending = batch
+    batch = []
+    redis.command
+      .publish(channel, JSON.stringify({ o: redis.origin, b: sending }))
+      .catch((err: unknown) => onError(err, sending[0]!.t))
   }
   redis.subscriber.on('message', receive)
   // Messages sent while the subscription was down are lost: after a reconnect, this server
@@ -47,14 +58,14 @@ export function createRedisBus(
     publish(topic, message) {
       local.publish(topic, message)
       if (LOCAL.has(topic)) return
-      redis.command
-        .publish(channel, JSON.stringify({ o: redis.origin, t: topic, m: message }))
-        .catch((err: unknown) => onError(err, topic))
+      if (!batch.length) setImmediate(send)
+      batch.push({ t: topic, m: message })
     },
     subscribe: local.subscribe,
     /** Resolves once the channel is subscribed (messages published before are not heard). */
     ready: () => subscribed.then(() => {}),
     async close() {
+      send()
       redis.subscriber.off('message', receive)
       redis.subscriber.off('ready', resubscribed)
       await redis.subscriber.unsubscribe(channel).catch(() => {})
