@@ -1,8 +1,9 @@
-import { ActionIcon, Alert, Badge, Button, Group, Paper, Stack, Switch, Title } from '@mantine/core'
-import { IconEdit, IconFingerprint, IconPlus, IconTrash } from '@tabler/icons-react'
+import { Alert, Badge, Button, Group, Paper, Stack, Switch, Title } from '@mantine/core'
+import { IconFingerprint, IconPlus } from '@tabler/icons-react'
 import { useState } from 'react'
 import { confirm } from '@/components/confirm'
 import { CopyField } from '@/components/copy-field'
+import { DeleteAction, EditAction } from '@/components/row-actions'
 import { DataState } from '@/features/edit/components/data-state'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
@@ -73,24 +74,13 @@ function ProviderItem({ provider, onEdit }: { provider: IdentityProvider; onEdit
               label={t('oidc.field.enabled')}
               aria-label={t('oidc.enable_named', { name })}
             />
-            <ActionIcon
-              variant="subtle"
-              onClick={onEdit}
-              aria-label={t('oidc.edit_named', { name })}
-              title={t('oidc.edit')}
-            >
-              <IconEdit size={16} aria-hidden />
-            </ActionIcon>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              loading={busy === 'delete'}
-              onClick={remove}
-              aria-label={t('oidc.delete_named', { name })}
+            <EditAction label={t('oidc.edit_named', { name })} title={t('oidc.edit')} onClick={onEdit} />
+            <DeleteAction
+              label={t('oidc.delete_named', { name })}
               title={t('oidc.delete')}
-            >
-              <IconTrash size={16} aria-hidden />
-            </ActionIcon>
+              onClick={remove}
+              loading={busy === 'delete'}
+            />
           </Group>
         </Group>
         <dl className={classes.facts}>

@@ -8,6 +8,7 @@ import { formatDateTime } from '@/utils/format-date'
 import { notify } from '@/utils/notify'
 import { useDeliveries, useWebhookActions } from '../api'
 import { type Delivery, STATUS_COLOR, type Webhook } from '../webhook-form'
+import records from '@/components/record-list.module.css'
 import classes from './webhooks.module.css'
 import '@mantine/core/styles/Badge.css'
 
@@ -56,7 +57,7 @@ function DeliveryItem({ delivery, onRetried }: { delivery: Delivery; onRetried: 
             </Button>
           )}
         </Group>
-        <dl className={classes.facts}>
+        <dl className={records.facts}>
           <div>
             <dt>{t('webhooks.log.created')}</dt>
             <dd>{formatDateTime(d.createdAt)}</dd>
@@ -123,7 +124,7 @@ export function DeliveryLog({ webhook, onClose }: { webhook: Webhook | null; onC
               description: t('webhooks.log.none_hint'),
             }}
           >
-            <ul className={classes.list} aria-label={t('webhooks.log.list_label')}>
+            <ul className={records.list} aria-label={t('webhooks.log.list_label')}>
               {list.map((d) => (
                 <DeliveryItem key={d.id} delivery={d} onRetried={() => mutate()} />
               ))}

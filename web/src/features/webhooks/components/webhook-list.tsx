@@ -1,7 +1,8 @@
-import { ActionIcon, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core'
-import { IconEdit, IconList, IconPlus, IconSend, IconTrash, IconWebhook } from '@tabler/icons-react'
+import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core'
+import { IconList, IconPlus, IconSend, IconWebhook } from '@tabler/icons-react'
 import { useState } from 'react'
 import { confirm } from '@/components/confirm'
+import { DeleteAction, EditAction } from '@/components/row-actions'
 import { DataState } from '@/features/edit/components/data-state'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
@@ -10,6 +11,7 @@ import type { Webhook } from '../webhook-form'
 import { DeliveryLog } from './delivery-log'
 import { SecretModal } from './secret-modal'
 import { WebhookModal } from './webhook-modal'
+import records from '@/components/record-list.module.css'
 import classes from './webhooks.module.css'
 import '@mantine/core/styles/Badge.css'
 
@@ -104,24 +106,17 @@ function WebhookItem({
             >
               {t('webhooks.log_button')}
             </Button>
-            <ActionIcon
-              variant="subtle"
-              onClick={onEdit}
-              aria-label={t('webhooks.edit_named', { url })}
+            <EditAction
+              label={t('webhooks.edit_named', { url })}
               title={t('webhooks.edit')}
-            >
-              <IconEdit size={16} aria-hidden />
-            </ActionIcon>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              loading={busy === 'delete'}
-              onClick={remove}
-              aria-label={t('webhooks.delete_named', { url })}
+              onClick={onEdit}
+            />
+            <DeleteAction
+              label={t('webhooks.delete_named', { url })}
               title={t('webhooks.delete')}
-            >
-              <IconTrash size={16} aria-hidden />
-            </ActionIcon>
+              onClick={remove}
+              loading={busy === 'delete'}
+            />
           </Group>
         </Group>
         <div>
@@ -175,7 +170,7 @@ export function WebhookList() {
           action: addButton,
         }}
       >
-        <ul className={classes.list} aria-label={t('webhooks.list_label')}>
+        <ul className={records.list} aria-label={t('webhooks.list_label')}>
           {hooks.map((w) => (
             <WebhookItem key={w.id} webhook={w} onEdit={() => open(w)} onLog={() => setLogOf(w)} />
           ))}

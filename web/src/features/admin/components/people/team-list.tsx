@@ -1,8 +1,9 @@
 import { ActionIcon, Avatar, Badge, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
-import { IconCrown, IconEdit, IconLock, IconLockOpen, IconTrash, IconUsersGroup } from '@tabler/icons-react'
+import { IconCrown, IconLock, IconLockOpen, IconUsersGroup } from '@tabler/icons-react'
 import { useRef, useState } from 'react'
 import { confirm } from '@/components/confirm'
+import { DeleteAction, EditAction } from '@/components/row-actions'
 import { DataState } from '@/features/edit/components/data-state'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
@@ -117,24 +118,17 @@ function TeamItem({
             >
               {team.locked ? <IconLockOpen size={16} aria-hidden /> : <IconLock size={16} aria-hidden />}
             </ActionIcon>
-            <ActionIcon
-              variant="subtle"
-              onClick={() => onEdit(team)}
-              aria-label={t('admin.teams.edit_named', { name })}
+            <EditAction
+              label={t('admin.teams.edit_named', { name })}
               title={t('common.button.edit')}
-            >
-              <IconEdit size={16} aria-hidden />
-            </ActionIcon>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              loading={busy === 'delete'}
-              onClick={remove}
-              aria-label={t('admin.teams.delete_named', { name })}
+              onClick={() => onEdit(team)}
+            />
+            <DeleteAction
+              label={t('admin.teams.delete_named', { name })}
               title={t('admin.teams.delete')}
-            >
-              <IconTrash size={16} aria-hidden />
-            </ActionIcon>
+              onClick={remove}
+              loading={busy === 'delete'}
+            />
           </Group>
         </Group>
         {team.bio ? (

@@ -1,7 +1,9 @@
-import { ActionIcon, Badge, Button, Group, Paper, Stack, Title } from '@mantine/core'
-import { IconBan, IconKey, IconPlus, IconRestore, IconTrash } from '@tabler/icons-react'
+import { Badge, Button, Group, Paper, Stack, Title } from '@mantine/core'
+import { IconBan, IconKey, IconPlus, IconRestore } from '@tabler/icons-react'
 import { useState } from 'react'
 import { confirm } from '@/components/confirm'
+import records from '@/components/record-list.module.css'
+import { DeleteAction } from '@/components/row-actions'
 import { DataState } from '@/features/edit/components/data-state'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
@@ -9,7 +11,6 @@ import { notify } from '@/utils/notify'
 import { type ApiToken, sortTokens, type TokenState, tokenState } from '../../token-form'
 import { useTokenActions, useTokens } from '../../tokens-api'
 import { CreateTokenModal } from './create-token-modal'
-import classes from './token-list.module.css'
 import { TokenSecretModal } from './token-secret-modal'
 import '@mantine/core/styles/Badge.css'
 
@@ -77,19 +78,15 @@ function TokenItem({ token, now }: { token: ApiToken; now: number }) {
             >
               {t(token.isRevoked ? 'admin.tokens.restore' : 'admin.tokens.revoke')}
             </Button>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              loading={busy === 'delete'}
-              onClick={remove}
-              aria-label={t('admin.tokens.delete_named', { name })}
+            <DeleteAction
+              label={t('admin.tokens.delete_named', { name })}
               title={t('admin.tokens.delete')}
-            >
-              <IconTrash size={16} aria-hidden />
-            </ActionIcon>
+              onClick={remove}
+              loading={busy === 'delete'}
+            />
           </Group>
         </Group>
-        <dl className={classes.facts}>
+        <dl className={records.facts}>
           <div>
             <dt>{t('admin.tokens.col.creator')}</dt>
             <dd>{token.creator ?? t('admin.tokens.creator_gone')}</dd>
@@ -143,7 +140,7 @@ export function TokenList() {
           action: createButton,
         }}
       >
-        <ul className={classes.list} aria-label={t('admin.tokens.list_label')}>
+        <ul className={records.list} aria-label={t('admin.tokens.list_label')}>
           {tokens.map((token) => (
             <TokenItem key={token.id} token={token} now={now} />
           ))}
