@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { containers } from '../../src/db/schema.ts'
 import { acceptedPlayer, adminAgent, createGame, eventually, uniqueName } from '../factories.ts'
 import type { Agent } from '../helpers/agent.ts'
-import type { TestApp } from '../helpers/app.ts'
+import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { buildChallengeImage } from '../helpers/challenge-image.ts'
-import { createWebhookTestApp } from '../webhooks/app.ts'
 import { type Endpoint, startEndpoint } from '../webhooks/endpoint.ts'
 import { closeContainerApp, containerChallenge, docker } from './helpers.ts'
 
@@ -15,9 +14,9 @@ let endpoint: Endpoint
 const network = `pn-t-${uniqueName('n')}`
 beforeAll(async () => {
   await buildChallengeImage()
-  t = await createWebhookTestApp(
-    { pollMs: 100 },
+  t = await createTestApp(
     { CONTAINER_BACKEND: 'docker', CONTAINER_NETWORK: network, DISABLE_RATE_LIMIT: 'true' },
+    { webhookTimings: { pollMs: 100 } },
   )
   admin = await adminAgent(t.app)
   endpoint = await startEndpoint()

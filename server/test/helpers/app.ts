@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { type App, buildApp } from '../../src/app.ts'
+import { type App, type AppDeps, buildApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config/index.ts'
 import { closeInfra, createInfra } from '../../src/infra/index.ts'
 import { createTestDatabase } from './database.ts'
@@ -18,9 +18,13 @@ export interface TestApp {
 
 /**
  * The real application on a fresh database and a temporary data folder. `env` takes the same
- * variables as production (e.g. SMTP_HOST, CAPTCHA_PROVIDER).
+ * variables as production (e.g. SMTP_HOST, CAPTCHA_PROVIDER); `deps` what only tests change
+ * (e.g. quicker webhook retries).
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  deps: Pick<AppDeps, 'webhookTimings'> = {},
+): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-test-'))
   // No web client unless a test asks for one: answers must not depend on whether web/dist was built.
   const config = loadConfig({
@@ -33,7 +37,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   })
   const database = await createTestDatabase()
   const infra = await createInfra(config)
-  const app = await buildApp({ config, database, infra, logger: false })
+  const app = await buildApp({ config, database, infra, logger: false, ...deps })
   await app.ready()
   return {
     app,

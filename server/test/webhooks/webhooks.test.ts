@@ -12,8 +12,7 @@ import {
   type TestUser,
 } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
-import type { TestApp } from '../helpers/app.ts'
-import { createWebhookTestApp } from './app.ts'
+import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type Endpoint, startEndpoint, verifySignature } from './endpoint.ts'
 
 const BASE = '/api/ext/admin/webhooks'
@@ -24,9 +23,9 @@ let endpoint: Endpoint
 beforeAll(async () => {
   // Retries after 150 ms, 600 ms…; an attempt waits 10 s for an answer, as in production.
   // Rate limits off: one admin makes many games here.
-  t = await createWebhookTestApp(
-    { pollMs: 100, retryBaseMs: 150, timeoutMs: 10_000, gameCheckMs: 0 },
+  t = await createTestApp(
     { DISABLE_RATE_LIMIT: 'true' },
+    { webhookTimings: { pollMs: 100, retryBaseMs: 150, timeoutMs: 10_000, gameCheckMs: 0 } },
   )
   admin = await adminAgent(t.app)
 })
