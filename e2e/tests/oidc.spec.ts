@@ -85,7 +85,7 @@ test.describe('sign-in with an identity provider', () => {
     await page.getByRole('button', { name: 'Add provider' }).first().click()
     const dialog = page.getByRole('dialog', { name: 'New identity provider' })
     await field(dialog, 'Display name').fill(NAME)
-    await expect(field(dialog, 'Short name')).toHaveValue(SLUG + '-login')
+    await expect(field(dialog, 'Short name')).toHaveValue(`${SLUG}-login`)
     await field(dialog, 'Short name').fill(SLUG)
     // A plain-http issuer elsewhere than this machine is refused before it is sent.
     await field(dialog, 'Issuer URL').fill('http://id.example.org')
