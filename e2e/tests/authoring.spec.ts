@@ -184,6 +184,8 @@ test('an organiser builds a game with three kinds of challenges, flags, an attac
   const dynamicTitle = 'Per-team zip'
   const dynamicId = await newChallenge(page, dynamicTitle, 'Misc', 'Dynamic attachment')
   await page.getByRole('link', { name: 'Attachment and flags' }).click()
+  // The editor has the same flag form: fill the flags page's, once it has replaced the editor.
+  await expect(page.getByRole('heading', { name: `Flags of ${dynamicTitle}` })).toBeVisible()
   await page.getByRole('textbox', { name: 'Flag', exact: true }).fill('flag{team_file_1}')
   await page.locator('input[type=file]').setInputFiles({
     name: 'team1.txt',
@@ -211,6 +213,7 @@ test('an organiser builds a game with three kinds of challenges, flags, an attac
       .getByRole('button', { name: 'Start test container' }),
   ).toBeVisible()
   await page.getByRole('link', { name: 'Attachment and flags' }).click()
+  await expect(page.getByRole('heading', { name: `Flags of ${containerTitle}` })).toBeVisible()
   const template = page.getByRole('textbox', { name: 'Template' })
   await template.fill('flag{short}')
   await expect(page.getByText('Too easy to guess')).toBeVisible()
