@@ -3,6 +3,7 @@ import { IconFingerprint, IconPlus } from '@tabler/icons-react'
 import { useState } from 'react'
 import { confirm } from '@/components/confirm'
 import { CopyField } from '@/components/copy-field'
+import records from '@/components/record-list.module.css'
 import { DeleteAction, EditAction } from '@/components/row-actions'
 import { DataState } from '@/features/edit/components/data-state'
 import { useTranslation } from '@/i18n'
@@ -83,7 +84,7 @@ function ProviderItem({ provider, onEdit }: { provider: IdentityProvider; onEdit
             />
           </Group>
         </Group>
-        <dl className={classes.facts}>
+        <dl className={`${records.facts} ${classes.columns}`}>
           <div>
             <dt>{t('oidc.field.slug')}</dt>
             <dd>
@@ -191,7 +192,7 @@ export function ProviderList() {
           action: addButton,
         }}
       >
-        <ul className={classes.list} aria-label={t('oidc.list_label')}>
+        <ul className={records.list} aria-label={t('oidc.list_label')}>
           {providers.map((p) => (
             <ProviderItem key={p.id} provider={p} onEdit={() => setEditing(p)} />
           ))}
