@@ -1,11 +1,11 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Switch, Title } from '@mantine/core'
-import { IconFingerprint, IconPlus } from '@tabler/icons-react'
+import { Alert, Badge, Group, Paper, Stack, Switch, Title } from '@mantine/core'
+import { IconFingerprint } from '@tabler/icons-react'
 import { useState } from 'react'
 import { confirm } from '@/components/confirm'
 import { CopyField } from '@/components/copy-field'
+import { RecordList } from '@/components/record-list'
 import records from '@/components/record-list.module.css'
 import { DeleteAction, EditAction } from '@/components/row-actions'
-import { DataState } from '@/features/edit/components/data-state'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { type IdentityProvider, useIdentityProviders, useOidcSwitch, useProviderActions } from '../api'
@@ -167,11 +167,6 @@ export function ProviderList() {
   const feature = useOidcSwitch()
   const [editing, setEditing] = useState<IdentityProvider | 'new' | null>(null)
   const providers = data ?? []
-  const addButton = (
-    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
-      {t('oidc.add')}
-    </Button>
-  )
 
   return (
     <Stack gap="sm">
@@ -179,25 +174,20 @@ export function ProviderList() {
       {feature.on === false && providers.some((p) => p.enabled) && (
         <Alert color="yellow">{t('oidc.switch_off_note')}</Alert>
       )}
-      {providers.length > 0 && <Group justify="flex-end">{addButton}</Group>}
-      <DataState
-        loading={isLoading && !data}
-        error={data ? undefined : error}
+      <RecordList
+        data={data}
+        isLoading={isLoading}
+        error={error}
         onRetry={() => mutate()}
-        isEmpty={providers.length === 0}
-        empty={{
-          icon: IconFingerprint,
-          title: t('oidc.none'),
-          description: t('oidc.none_hint'),
-          action: addButton,
-        }}
+        count={providers.length}
+        label={t('oidc.list_label')}
+        empty={{ icon: IconFingerprint, title: t('oidc.none'), description: t('oidc.none_hint') }}
+        add={{ label: t('oidc.add'), onClick: () => setEditing('new') }}
       >
-        <ul className={records.list} aria-label={t('oidc.list_label')}>
-          {providers.map((p) => (
-            <ProviderItem key={p.id} provider={p} onEdit={() => setEditing(p)} />
-          ))}
-        </ul>
-      </DataState>
+        {providers.map((p) => (
+          <ProviderItem key={p.id} provider={p} onEdit={() => setEditing(p)} />
+        ))}
+      </RecordList>
       {editing && (
         <ProviderModal
           key={editing === 'new' ? 'new' : editing.id}

@@ -1,10 +1,9 @@
 import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core'
-import { IconList, IconPlus, IconSend, IconWebhook } from '@tabler/icons-react'
+import { IconList, IconSend, IconWebhook } from '@tabler/icons-react'
 import { useState } from 'react'
 import { confirm } from '@/components/confirm'
-import records from '@/components/record-list.module.css'
+import { RecordList } from '@/components/record-list'
 import { DeleteAction, EditAction } from '@/components/row-actions'
-import { DataState } from '@/features/edit/components/data-state'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { useWebhookActions, useWebhooks } from '../api'
@@ -149,33 +148,23 @@ export function WebhookList() {
     setEditing(w)
     setFormOpen(true)
   }
-  const addButton = (
-    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => open(null)}>
-      {t('webhooks.new')}
-    </Button>
-  )
 
   return (
     <Stack gap="sm">
-      {hooks.length > 0 && <Group justify="flex-end">{addButton}</Group>}
-      <DataState
-        loading={isLoading && !data}
-        error={data ? undefined : error}
+      <RecordList
+        data={data}
+        isLoading={isLoading}
+        error={error}
         onRetry={() => mutate()}
-        isEmpty={hooks.length === 0}
-        empty={{
-          icon: IconWebhook,
-          title: t('webhooks.none'),
-          description: t('webhooks.none_hint'),
-          action: addButton,
-        }}
+        count={hooks.length}
+        label={t('webhooks.list_label')}
+        empty={{ icon: IconWebhook, title: t('webhooks.none'), description: t('webhooks.none_hint') }}
+        add={{ label: t('webhooks.new'), onClick: () => open(null) }}
       >
-        <ul className={records.list} aria-label={t('webhooks.list_label')}>
-          {hooks.map((w) => (
-            <WebhookItem key={w.id} webhook={w} onEdit={() => open(w)} onLog={() => setLogOf(w)} />
-          ))}
-        </ul>
-      </DataState>
+        {hooks.map((w) => (
+          <WebhookItem key={w.id} webhook={w} onEdit={() => open(w)} onLog={() => setLogOf(w)} />
+        ))}
+      </RecordList>
       <WebhookModal
         opened={formOpen}
         editing={editing}

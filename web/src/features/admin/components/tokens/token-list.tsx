@@ -1,10 +1,10 @@
 import { Badge, Button, Group, Paper, Stack, Title } from '@mantine/core'
-import { IconBan, IconKey, IconPlus, IconRestore } from '@tabler/icons-react'
+import { IconBan, IconKey, IconRestore } from '@tabler/icons-react'
 import { useState } from 'react'
 import { confirm } from '@/components/confirm'
+import { RecordList } from '@/components/record-list'
 import records from '@/components/record-list.module.css'
 import { DeleteAction } from '@/components/row-actions'
-import { DataState } from '@/features/edit/components/data-state'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { notify } from '@/utils/notify'
@@ -119,33 +119,23 @@ export function TokenList() {
   const [created, setCreated] = useState<{ token: string; name: string } | null>(null)
   const tokens = sortTokens(data ?? [])
   const now = Date.now()
-  const createButton = (
-    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
-      {t('admin.tokens.new')}
-    </Button>
-  )
 
   return (
     <Stack gap="sm">
-      {tokens.length > 0 && <Group justify="flex-end">{createButton}</Group>}
-      <DataState
-        loading={isLoading && !data}
-        error={data ? undefined : error}
+      <RecordList
+        data={data}
+        isLoading={isLoading}
+        error={error}
         onRetry={() => mutate()}
-        isEmpty={tokens.length === 0}
-        empty={{
-          icon: IconKey,
-          title: t('admin.tokens.none'),
-          description: t('admin.tokens.none_hint'),
-          action: createButton,
-        }}
+        count={tokens.length}
+        label={t('admin.tokens.list_label')}
+        empty={{ icon: IconKey, title: t('admin.tokens.none'), description: t('admin.tokens.none_hint') }}
+        add={{ label: t('admin.tokens.new'), onClick: () => setCreating(true) }}
       >
-        <ul className={records.list} aria-label={t('admin.tokens.list_label')}>
-          {tokens.map((token) => (
-            <TokenItem key={token.id} token={token} now={now} />
-          ))}
-        </ul>
-      </DataState>
+        {tokens.map((token) => (
+          <TokenItem key={token.id} token={token} now={now} />
+        ))}
+      </RecordList>
       <CreateTokenModal
         opened={creating}
         onClose={() => setCreating(false)}
