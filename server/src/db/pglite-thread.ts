@@ -1,0 +1,157 @@
+import path from 'node:path'
+import { Worker } from 'node:worker_threads'
+import { serverDir } from '../paths.ts'
+
+/** What a statement gives back, as PGlite's `query` shapes it. */
+interface Results {
+  rows: unknown[]
+  fields: { name: string; dataTypeID: number }[]
+  affectedRows?: number
+}
+type Parsers = Record<number, (value: string) => unknown>
+interface QueryOptions {
+  rowMode?: 'array' | 'object'
+  parsers?: Parsers
+}
+/** The part of PGlite's client that `drizzle-orm/pglite` uses, inside a transaction too. */
+interface Statements {
+  query(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results>
+  exec(sql: string): Promise<Results[]>
+}
+
+type Message =
+  | {
+      op: 'query'
+      sql: string
+      params?: unknown[]
+      rowMode?: 'array' | 'object'
+      oids?: number[]
+      tx?: number
+    }
+  | { op: 'exec'; sql: string; tx?: number }
+  | { op: 'begin' }
+  | { op: 'end'; tx: number; commit: boolean }
+  | { op: 'close' }
+
+const workerFile = path.join(serverDir, 'src/db/pglite-worker.js')
+
+/**
+ * Type ids of a query's parsers. They cannot cross to the worker, which keeps these types' values
+ * as PostgreSQL's text; so only parsers that return their input are accepted (Drizzle's are).
+ */
+const parserIds = new WeakMap<Parsers, number[]>()
+function oidsOf(parsers: Parsers | undefined): number[] | undefined {
+  if (!parsers) return undefined
+  let oids = parserIds.get(parsers)
+  if (!oids) {
+    oids = Object.entries(parsers).map(([oid, parse]) => {
+      if (parse('2000-01-01') !== '2000-01-01')
+        throw new Error(`PGlite thread: parser for type ${oid} unsupported`)
+      return Number(oid)
+    })
+    parserIds.set(parsers, oids)
+  }
+  return oids
+}
+
+/**
+ * The embedded PGlite database running in a worker thread, behind the methods Drizzle calls on
+ * a PGlite client. PostgreSQL in WebAssembly then no longer competes with the server's own
+ * JavaScript for one core. Statements are queued by PGlite in the worker exactly as before
+ * (one connection; a transaction holds it until its commit or rollback).
+ */
+export class PGliteThread implements Statements {
+  readonly #worker: Worker
+  readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
+  #next = 1
+  #broken: Error | undefined
+  readonly #exited: Promise<void>
+
+  private constructor(dataDir: string | undefined, onCrash?: (err: Error) => void) {
+    this.#worker = new Worker(workerFile, { workerData: { dataDir } })
+    // Only a waiting statement keeps the process alive (see #call), as an in-process PGlite did.
+    this.#worker.unref()
+    this.#worker.on('message', (m: { id: number; result?: unknown; error?: Record<string, unknown> }) => {
+      const waiting = this.#pending.get(m.id)
+      if (!waiting) return
+      this.#pending.delete(m.id)
+      if (this.#pending.size === 0) this.#worker.unref()
+      if (m.error) waiting.reject(Object.assign(new Error(String(m.error.message)), m.error))
+      else waiting.resolve(m.result)
+    })
+    const broken = (err: Error) => {
+      if (this.#broken) return
+      this.#broken = err
+      for (const waiting of this.#pending.values()) waiting.reject(err)
+      this.#pending.clear()
+      onCrash?.(err)
+    }
+    this.#worker.on('error', broken)
+    this.#exited = new Promise((resolve) =>
+      this.#worker.once('exit', () => {
+        broken(new Error('the PGlite thread has stopped'))
+        resolve()
+      }),
+    )
+  }
+
+  /** Starts the worker and waits until the database is open (`dataDir` undefined: in memory). */
+  static async start(dataDir: string | undefined, onCrash?: (err: Error) => void): Promise<PGliteThread> {
+    const thread = new PGliteThread(dataDir, onCrash)
+    // id 0 is the worker's "ready", or its failure to open the database.
+    await new Promise((resolve, reject) => {
+      thread.#pending.set(0, { resolve, reject })
+      thread.#worker.ref()
+    })
+    return thread
+  }
+
+  #call<T>(message: Message, id = this.#next++): Promise<T> {
+    if (this.#broken) return Promise.reject(this.#broken)
+    return new Promise<T>((resolve, reject) => {
+      if (this.#pending.size === 0) this.#worker.ref()
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject })
+      this.#worker.postMessage({ id, ...message })
+    })
+  }
+
+  query(sql: string, params?: unknown[], options?: QueryOptions, tx?: number): Promise<Results> {
+    return this.#call({
+      op: 'query',
+      sql,
+      params,
+      rowMode: options?.rowMode,
+      oids: oidsOf(options?.parsers),
+      tx,
+    })
+  }
+
+  exec(sql: string, tx?: number): Promise<Results[]> {
+    return this.#call({ op: 'exec', sql, tx })
+  }
+
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  async transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T> {
+    // The transaction is known by the id of the message that began it.
+    const id = this.#next++
+    await this.#call({ op: 'begin' }, id)
+    const tx: Statements = {
+      query: (sql, params, options) => this.query(sql, params, options, id),
+      exec: (sql) => this.exec(sql, id),
+    }
+    let result: T
+    try {
+      result = await work(tx)
+    } catch (err) {
+      await this.#call({ op: 'end', tx: id, commit: false }).catch(() => {})
+      throw err
+    }
+    await this.#call({ op: 'end', tx: id, commit: true })
+    return result
+  }
+
+  async close(): Promise<void> {
+    if (!this.#broken) await this.#call({ op: 'close' })
+    await this.#exited
+  }
+}
