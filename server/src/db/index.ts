@@ -66,7 +66,11 @@ export async function openDatabase(opts: {
   }
   // PGlite runs on a worker thread (see pglite-thread.ts), so the database's work and the
   // server's JavaScript use two cores; Drizzle sees the PGlite methods it calls.
-  const client = await PGliteThread.start(dir, opts.onIdleError)
+  const client = await PGliteThread.start(
+    path.join(serverDir, 'src/db/pglite-worker.js'),
+    dir,
+    opts.onIdleError,
+  )
   const db = drizzle(client as unknown as PGlite, { schema, logger })
   await migrate(db, { migrationsFolder })
   return { db: db as unknown as Db, kind: 'pglite', queries, close: () => client.close() }

@@ -1,6 +1,4 @@
-import path from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { serverDir } from '../paths.ts'
 
 /** What a statement gives back, as PGlite's `query` shapes it. */
 interface Results {
@@ -33,8 +31,6 @@ type Message =
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'close' }
 
-const workerFile = path.join(serverDir, 'src/db/pglite-worker.js')
-
 /**
  * Type ids of a query's parsers. They cannot cross to the worker, which keeps these types' values
  * as PostgreSQL's text; so only parsers that return their input are accepted (Drizzle's are).
@@ -65,9 +61,10 @@ export class PGliteThread implements Statements {
   readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
   #next = 1
   #broken: Error | undefined
+  #closing = false
   readonly #exited: Promise<void>
 
-  private constructor(dataDir: string | undefined, onCrash?: (err: Error) => void) {
+  private constructor(workerFile: string, dataDir: string | undefined, onCrash?: (err: Error) => void) {
     this.#worker = new Worker(workerFile, { workerData: { dataDir } })
     // Only a waiting statement keeps the process alive (see #call), as an in-process PGlite did.
     this.#worker.unref()
@@ -75,7 +72,7 @@ export class PGliteThread implements Statements {
       const waiting = this.#pending.get(m.id)
       if (!waiting) return
       this.#pending.delete(m.id)
-      if (this.#pending.size === 0) this.#worker.unref()
+      if (this.#pending.size === 0 && !this.#closing) this.#worker.unref()
       if (m.error) waiting.reject(Object.assign(new Error(String(m.error.message)), m.error))
       else waiting.resolve(m.result)
     })
@@ -84,7 +81,7 @@ export class PGliteThread implements Statements {
       this.#broken = err
       for (const waiting of this.#pending.values()) waiting.reject(err)
       this.#pending.clear()
-      onCrash?.(err)
+      if (!this.#closing) onCrash?.(err)
     }
     this.#worker.on('error', broken)
     this.#exited = new Promise((resolve) =>
@@ -95,9 +92,16 @@ export class PGliteThread implements Statements {
     )
   }
 
-  /** Starts the worker and waits until the database is open (`dataDir` undefined: in memory). */
-  static async start(dataDir: string | undefined, onCrash?: (err: Error) => void): Promise<PGliteThread> {
-    const thread = new PGliteThread(dataDir, onCrash)
+  /**
+   * Starts `pglite-worker.js` (its path given by the caller: this module may be bundled into a
+   * chunk elsewhere) and waits until the database is open (`dataDir` undefined: in memory).
+   */
+  static async start(
+    workerFile: string,
+    dataDir: string | undefined,
+    onCrash?: (err: Error) => void,
+  ): Promise<PGliteThread> {
+    const thread = new PGliteThread(workerFile, dataDir, onCrash)
     // id 0 is the worker's "ready", or its failure to open the database.
     await new Promise((resolve, reject) => {
       thread.#pending.set(0, { resolve, reject })
@@ -151,6 +155,9 @@ export class PGliteThread implements Statements {
   }
 
   async close(): Promise<void> {
+    // Held until the thread has ended, so the process does not exit before the files are closed.
+    this.#closing = true
+    this.#worker.ref()
     if (!this.#broken) await this.#call({ op: 'close' })
     await this.#exited
   }
