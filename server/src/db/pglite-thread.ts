@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads'
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads'
 
 /** What a statement gives back, as PGlite's `query` shapes it. */
 interface Results {
@@ -54,7 +54,9 @@ function oidsOf(parsers: Parsers | undefined): number[] | undefined {
  * The embedded PGlite database running in a worker thread, behind the methods Drizzle calls on
  * a PGlite client. PostgreSQL in WebAssembly then no longer competes with the server's own
  * JavaScript for one core. Statements are queued by PGlite in the worker exactly as before
- * (one connection; a transaction holds it until its commit or rollback).
+ * (one connection; a transaction holds it until its commit or rollback). Beginning a transaction
+ * is awaited like any statement (it may wait for another transaction); the statements inside one
+ * and its commit are waited for synchronously (#callInTransaction).
  */
 export class PGliteThread implements Statements {
   readonly #worker: Worker
@@ -63,9 +65,17 @@ export class PGliteThread implements Statements {
   #broken: Error | undefined
   #closing = false
   readonly #exited: Promise<void>
+  /** Statements inside an open transaction go this way: see #callInTransaction. */
+  readonly #syncPort: MessagePort
+  readonly #signal = new Int32Array(new SharedArrayBuffer(4))
 
   private constructor(workerFile: string, dataDir: string | undefined, onCrash?: (err: Error) => void) {
-    this.#worker = new Worker(workerFile, { workerData: { dataDir } })
+    const { port1, port2 } = new MessageChannel()
+    this.#syncPort = port1
+    this.#worker = new Worker(workerFile, {
+      workerData: { dataDir, syncPort: port2, signal: this.#signal },
+      transferList: [port2],
+    })
     // Only a waiting statement keeps the process alive (see #call), as an in-process PGlite did.
     this.#worker.unref()
     this.#worker.on('message', (m: { id: number; result?: unknown; error?: Record<string, unknown> }) => {
@@ -119,19 +129,42 @@ export class PGliteThread implements Statements {
     })
   }
 
+  /**
+   * A statement of an open transaction, waited for synchronously. The transaction holds PGlite's
+   * only connection, so while its statements went through the event loop (worker → main thread →
+   * worker, each behind whatever requests were queued) the database sat idle and every other
+   * statement waited. The worker runs it at once (nothing else can hold the connection), so the
+   * wait is the statement's own time, as when PGlite ran on this thread.
+   */
+  #callInTransaction<T>(message: Message): Promise<T> {
+    if (this.#broken) return Promise.reject(this.#broken)
+    const id = this.#next++
+    Atomics.store(this.#signal, 0, 0)
+    this.#syncPort.postMessage({ id, ...message })
+    Atomics.wait(this.#signal, 0, 0)
+    const reply = receiveMessageOnPort(this.#syncPort)?.message as
+      | { result?: T; error?: Record<string, unknown> }
+      | undefined
+    if (!reply) return Promise.reject(new Error('the PGlite thread did not answer'))
+    if (reply.error) return Promise.reject(Object.assign(new Error(String(reply.error.message)), reply.error))
+    return Promise.resolve(reply.result as T)
+  }
+
   query(sql: string, params?: unknown[], options?: QueryOptions, tx?: number): Promise<Results> {
-    return this.#call({
+    const message: Message = {
       op: 'query',
       sql,
       params,
       rowMode: options?.rowMode,
       oids: oidsOf(options?.parsers),
       tx,
-    })
+    }
+    return tx === undefined ? this.#call(message) : this.#callInTransaction(message)
   }
 
   exec(sql: string, tx?: number): Promise<Results[]> {
-    return this.#call({ op: 'exec', sql, tx })
+    if (tx !== undefined) return this.#callInTransaction({ op: 'exec', sql, tx })
+    return this.#call({ op: 'exec', sql })
   }
 
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
@@ -147,10 +180,10 @@ export class PGliteThread implements Statements {
     try {
       result = await work(tx)
     } catch (err) {
-      await this.#call({ op: 'end', tx: id, commit: false }).catch(() => {})
+      await this.#callInTransaction({ op: 'end', tx: id, commit: false }).catch(() => {})
       throw err
     }
-    await this.#call({ op: 'end', tx: id, commit: true })
+    await this.#callInTransaction({ op: 'end', tx: id, commit: true })
     return result
   }
 

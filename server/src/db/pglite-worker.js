@@ -120,9 +120,27 @@ port.on('message', (m) => {
   handle(m).then(
     (result) => {
       port.postMessage({ id: m.id, result })
-      if (m.op === 'close') port.close()
+      if (m.op === 'close') {
+        port.close()
+        syncPort.close()
+      }
     },
     (err) => port.postMessage({ id: m.id, error: plain(err) }),
+  )
+})
+
+// Statements of an open transaction, for a main thread that waits on `signal` (see
+// #callInTransaction in pglite-thread.ts): the answer is posted, then the waiter woken.
+const { syncPort, signal } = workerData
+syncPort.on('message', (/** @type {any} */ m) => {
+  const reply = (/** @type {object} */ answer) => {
+    syncPort.postMessage(answer)
+    Atomics.store(signal, 0, 1)
+    Atomics.notify(signal, 0)
+  }
+  handle(m).then(
+    (result) => reply({ id: m.id, result }),
+    (err) => reply({ id: m.id, error: plain(err) }),
   )
 })
 
