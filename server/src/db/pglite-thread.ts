@@ -137,6 +137,8 @@ export class PGliteThread implements Statements {
    * wait is the statement's own time, as when PGlite ran on this thread.
    */
   #callInTransaction<T>(message: Message): Promise<T> {
+    // 2: the worker has stopped (it says so on its way out, as this thread cannot hear 'exit' while it waits).
+    if (Atomics.load(this.#signal, 0) === 2) this.#broken ??= new Error('the PGlite thread has stopped')
     if (this.#broken) return Promise.reject(this.#broken)
     const id = this.#next++
     Atomics.store(this.#signal, 0, 0)

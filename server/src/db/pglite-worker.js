@@ -144,6 +144,12 @@ syncPort.on('message', (/** @type {any} */ m) => {
   )
 })
 
+// A main thread waiting for an answer is woken also when this thread ends, however it ends.
+process.on('exit', () => {
+  Atomics.store(signal, 0, 2)
+  Atomics.notify(signal, 0)
+})
+
 db.waitReady.then(
   () => port.postMessage({ id: 0, result: null }),
   (err) => port.postMessage({ id: 0, error: plain(err) }),
