@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
+import type { PGlite } from '@electric-sql/pglite'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { serverDir } from '../paths.ts'
 import * as schema from './schema.ts'
@@ -14,7 +15,7 @@ export interface Database {
   kind: 'postgres' | 'pglite'
   /** Statements sent through `db` so far: tests count what a request costs with it. */
   queries(): number
-  /** PostgreSQL's connection pool now (`/metrics`); PGlite has one in-process connection, no pool. */
+  /** PostgreSQL's connection pool now (`/metrics`); PGlite has one connection (in its worker thread), no pool. */
   pool?(): { total: number; idle: number; waiting: number; max: number }
   close(): Promise<void>
 }
@@ -55,7 +56,7 @@ export async function openDatabase(opts: {
     })
     return { db: db as unknown as Db, kind: 'postgres', queries, pool: stats, close: () => pool.end() }
   }
-  const { PGlite } = await import('@electric-sql/pglite')
+  const { PGliteThread } = await import('./pglite-thread.ts')
   const { drizzle } = await import('drizzle-orm/pglite')
   const { migrate } = await import('drizzle-orm/pglite/migrator')
   let dir: string | undefined
@@ -63,8 +64,14 @@ export async function openDatabase(opts: {
     dir = path.join(opts.dataDir, 'db')
     await mkdir(dir, { recursive: true })
   }
-  const client = new PGlite(dir)
-  const db = drizzle(client, { schema, logger })
+  // PGlite runs on a worker thread (see pglite-thread.ts), so the database's work and the
+  // server's JavaScript use two cores; Drizzle sees the PGlite methods it calls.
+  const client = await PGliteThread.start(
+    path.join(serverDir, 'src/db/pglite-worker.js'),
+    dir,
+    opts.onIdleError,
+  )
+  const db = drizzle(client as unknown as PGlite, { schema, logger })
   await migrate(db, { migrationsFolder })
   return { db: db as unknown as Db, kind: 'pglite', queries, close: () => client.close() }
 }
