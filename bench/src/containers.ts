@@ -6,9 +6,9 @@
  * and its clean-up.)
  */
 import { execFile, execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
-import { cpus } from 'node:os'
+import { cpus, getPriority, setPriority } from 'node:os'
 import { promisify } from 'node:util'
 import type pg from 'pg'
 import { buildChallengeImage } from '../../server/test/helpers/challenge-image.ts'
@@ -88,6 +88,46 @@ export function removeEverything(runId: string, platformId: string | null): numb
     } catch {}
   }
   return ids.size
+}
+
+/**
+ * `--engine-nice N`: puts the local engine (dockerd and containerd, so also the shims, runc and
+ * the hooks they run) at nice N, in both places Linux reads it: every thread, and the session's
+ * autogroup (with autogroups on, threads of other sessions are weighed by the group's nice).
+ * What `deploy/engine-priority.conf` does for a systemd host. Returns how to put it back.
+ */
+export function lowerEngine(nice: number): () => void {
+  const undo: (() => void)[] = []
+  for (const name of ['dockerd', 'containerd']) {
+    let pids: number[] = []
+    try {
+      pids = execFileSync('pidof', [name], { encoding: 'utf8' }).trim().split(' ').map(Number)
+    } catch {
+      throw new Error(`--engine-nice: no local ${name} to lower`)
+    }
+    for (const pid of pids) {
+      const group = `/proc/${pid}/autogroup`
+      try {
+        const was = readFileSync(group, 'utf8').match(/nice (-?\d+)/)?.[1]
+        writeFileSync(group, String(nice))
+        if (was !== undefined) undo.push(() => writeFileSync(group, was))
+      } catch {}
+      for (const tid of readdirSync(`/proc/${pid}/task`).map(Number)) {
+        try {
+          const was = getPriority(tid)
+          setPriority(tid, nice)
+          undo.push(() => setPriority(tid, was))
+        } catch {}
+      }
+    }
+  }
+  return () => {
+    for (const step of undo.reverse()) {
+      try {
+        step()
+      } catch {}
+    }
+  }
 }
 
 /** Creates the challenge network as the server would (no traffic between containers), for both. */

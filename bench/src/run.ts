@@ -4,7 +4,8 @@
  *   --teams 1000 --challenges 50 --solves 20000 --seconds 10 --concurrency 64
  * (challenges default to the solves per team + 30, at least 50).
  * `--containers` measures challenge-container starts on the local Docker engine instead (see
- * containers.ts): --start-concurrency 2 --sequential 20 --burst 50 --read-rate 200 --submit-rate 40.
+ * containers.ts): --start-concurrency 2 --sequential 20 --burst 50 --read-rate 200 --submit-rate 40;
+ * --engine-nice 10 runs the local engine at that nice level meanwhile (and restores it).
  * `--proxy` measures the platform proxy instead (see proxy.ts): --megabytes 64 --rounds 3
  * --connections 200 --proxy-containers 8 --submit-rate 100.
  * `--verdicts` measures the flag path as players feel it instead (see verdicts.ts): submit, then
@@ -28,7 +29,13 @@ import pg from 'pg'
 import { openDatabase } from '../../server/src/db/index.ts'
 import { ECHO_PORT } from '../../server/test/helpers/challenge-image.ts'
 import { startNginx } from '../../server/test/scaleout/cluster.ts'
-import { addContainerChallenge, containerBench, createNetwork, removeEverything } from './containers.ts'
+import {
+  addContainerChallenge,
+  containerBench,
+  createNetwork,
+  lowerEngine,
+  removeEverything,
+} from './containers.ts'
 import { hubBench } from './hubs.ts'
 import { fmt, load } from './load.ts'
 import { proxyBench } from './proxy.ts'
@@ -96,7 +103,11 @@ async function main() {
   const runId = dbName.slice('pennant_bench_'.length)
   let platformId: string | null = null
   let containersTouched = false
+  // --engine-nice: how to put the engine's priority back, also when interrupted.
+  let restoreEngine = () => {}
   const cleanUpContainers = () => {
+    restoreEngine()
+    restoreEngine = () => {}
     if (!containersTouched) return
     containersTouched = false
     const n = removeEverything(runId, platformId)
@@ -262,6 +273,11 @@ async function main() {
 
     if (containerMode) {
       say('')
+      const engineNice = args.includes('--engine-nice') ? arg('engine-nice', 10) : null
+      if (engineNice !== null) {
+        restoreEngine = lowerEngine(engineNice)
+        say(`Engine at lower priority: dockerd and containerd at nice ${engineNice} (restored at the end)`)
+      }
       await containerBench({
         port: PORT,
         serverPid: server.pid!,

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { containers, flags, gameInstances } from '../../src/db/schema.ts'
 import {
@@ -260,6 +260,40 @@ describe('a team container on Docker', () => {
     expect(rows).toHaveLength(1)
     const ours = docker('ps', '-q', '--filter', `label=pennant.challenge=${c.id}`).split('\n').filter(Boolean)
     expect(ours).toHaveLength(1)
+  })
+
+  it('admits a burst of starts a few at a time, and starts every team its own container', async () => {
+    const game = await createGame(admin)
+    const c = await containerChallenge(admin, game.id)
+    const players = []
+    for (let i = 0; i < 6; i++) players.push(await acceptedPlayer(t.app, admin, game.id))
+    // CONTAINER_START_CONCURRENCY is 2 here: at most 4 starts are past the queue at once, so no
+    // more than 4 rows are ever waiting for the engine.
+    let most = 0
+    let sampling = true
+    const sampler = (async () => {
+      while (sampling) {
+        const pending = await db()
+          .select({ id: containers.id })
+          .from(containers)
+          .where(and(eq(containers.challengeId, c.id), eq(containers.status, 0)))
+        most = Math.max(most, pending.length)
+        await new Promise((r) => setTimeout(r, 5))
+      }
+    })()
+    const answers = await Promise.all(
+      players.map((p) => p.agent.post(`/api/game/${game.id}/container/${c.id}`)),
+    )
+    sampling = false
+    await sampler
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200])
+    expect(new Set(answers.map((r) => r.json().entry)).size).toBe(6)
+    expect(most).toBeGreaterThan(0)
+    expect(most).toBeLessThanOrEqual(4)
+    for (const p of players) {
+      const res = await readEntryEventually(answers[players.indexOf(p)]!.json().entry)
+      expect(res).toContain(`team=${p.teamId}`)
+    }
   })
 
   it('answers a repeated start with the start still in flight, not a second container', async () => {

@@ -95,6 +95,10 @@ export function createContainerRuntime(deps: {
 }) {
   const { db, backend, config } = deps
   const gate = createGate(config.startConcurrency)
+  // Player starts are admitted a few at a time: a burst of requests then spreads its checks,
+  // rows and events over the time the engine takes anyway, instead of piling hundreds of
+  // queries onto the database (and the other requests queued behind them) in its first second.
+  const admission = createGate(config.startConcurrency * 2)
   let platformId: Promise<string> | null = null
 
   /** This platform's id, labelled on its containers so reconcile never touches another's. */
@@ -126,6 +130,8 @@ export function createContainerRuntime(deps: {
     enabled: backend !== null,
     backend,
     platform,
+    /** Runs a player's whole start in turn (see `admission`); the engine gate still applies inside. */
+    admit: admission,
 
     /** A pending row for a container about to start; the caller links it where it belongs. */
     newRow(launch: Launch): typeof containers.$inferInsert {

@@ -147,101 +147,117 @@ export function createContainerService(deps: {
     if (c && row.teamId !== null && !row.isTest) await recordEvent('ContainerDestroy', c, row.teamId, actorId)
   }
 
-  return {
-    /** Starts the team's container (api-contract §2.6, in the contract's order of checks). */
-    async start(actor: SessionUser, gameId: number, challengeId: number) {
-      const { game, participation, c } = await teamInstance(actor, gameId, challengeId)
-      if (!runtime.enabled) throw fail('Container_NotConfigured')
-      // A dynamic container carries the team's flag: hand it out now if the team never opened the challenge.
-      const instance = await loadInstance(db, game, c, participation)
-      const existing = await containerOf(instance)
-      const giveBack = await takeTurn(instance)
-      if (existing?.status === 0 && Date.now() - existing.startedAt.getTime() < STALE_START_MS) {
-        // Still starting (a request a proxy gave up on, asked again): answer with that start.
-        await giveBack()
-        return presentContainerInfo(await runtime.settled(existing.id))
+  /**
+   * A team's start (api-contract §2.6, in the contract's order of checks), run in its turn of the
+   * runtime's admission queue: the running row, or the id of a start already under way.
+   */
+  async function startInTurn(
+    actor: SessionUser,
+    gameId: number,
+    challengeId: number,
+  ): Promise<{ row: ContainerRow } | { pending: string }> {
+    const { game, participation, c } = await teamInstance(actor, gameId, challengeId)
+    if (!runtime.enabled) throw fail('Container_NotConfigured')
+    // A dynamic container carries the team's flag: hand it out now if the team never opened the challenge.
+    const instance = await loadInstance(db, game, c, participation)
+    const existing = await containerOf(instance)
+    const giveBack = await takeTurn(instance)
+    if (existing?.status === 0 && Date.now() - existing.startedAt.getTime() < STALE_START_MS) {
+      // Still starting (a request a proxy gave up on, asked again): answer with that start.
+      await giveBack()
+      return { pending: existing.id }
+    }
+    let oldest: ContainerRow | undefined
+    let row: ContainerRow
+    let launch: Launch
+    try {
+      if (existing?.status === 1) throw fail('Game_ContainerAlreadyCreated')
+      if (existing) await destroyRow(existing, c, actor.id)
+      const policy = deps.settings.get().containerPolicy
+      let flag: string | null = null
+      if (c.type === ChallengeTypeValues.DynamicContainer && instance.flagId !== null) {
+        const [f] = await db.select({ flag: flags.flag }).from(flags).where(eq(flags.id, instance.flagId))
+        flag = f?.flag ?? null
       }
-      let oldest: ContainerRow | undefined
-      let row: ContainerRow
-      let launch: Launch
-      try {
-        if (existing?.status === 1) throw fail('Game_ContainerAlreadyCreated')
-        if (existing) await destroyRow(existing, c, actor.id)
-        const policy = deps.settings.get().containerPolicy
-        let flag: string | null = null
-        if (c.type === ChallengeTypeValues.DynamicContainer && instance.flagId !== null) {
-          const [f] = await db.select({ flag: flags.flag }).from(flags).where(eq(flags.id, instance.flagId))
-          flag = f?.flag ?? null
-        }
-        const spec = launchOf(
-          c,
-          environment(flag, String(participation.teamId)),
-          policy.defaultLifetime * MINUTE,
-        )
-        if (!spec) throw fail('Game_ContainerCreationFailed')
-        launch = {
-          ...spec,
-          gameId,
-          challengeId: c.id,
-          participationId: participation.id,
-          teamId: participation.teamId,
-          userId: actor.id,
-          isTest: false,
-        }
-        // The team's count and the new row in one step, the team's registration locked: two
-        // starts of different challenges cannot both pass the limit.
-        row = await db.transaction(async (tx) => {
-          await tx
-            .select({ id: participations.id })
-            .from(participations)
-            .where(eq(participations.id, participation.id))
-            .for('update')
-          if (game.containerCountLimit > 0) {
-            const running = await tx
-              .select()
-              .from(containers)
-              .where(and(eq(containers.participationId, participation.id), eq(containers.isTest, false)))
-              .orderBy(asc(containers.startedAt))
-            if (running.length >= game.containerCountLimit) {
-              if (!policy.autoDestroyOnLimitReached)
-                throw fail('Game_ContainerNumberLimitExceeded', { params: [game.containerCountLimit] })
-              oldest = running[0]
-            }
+      const spec = launchOf(
+        c,
+        environment(flag, String(participation.teamId)),
+        policy.defaultLifetime * MINUTE,
+      )
+      if (!spec) throw fail('Game_ContainerCreationFailed')
+      launch = {
+        ...spec,
+        gameId,
+        challengeId: c.id,
+        participationId: participation.id,
+        teamId: participation.teamId,
+        userId: actor.id,
+        isTest: false,
+      }
+      // The team's count and the new row in one step, the team's registration locked: two
+      // starts of different challenges cannot both pass the limit.
+      row = await db.transaction(async (tx) => {
+        await tx
+          .select({ id: participations.id })
+          .from(participations)
+          .where(eq(participations.id, participation.id))
+          .for('update')
+        if (game.containerCountLimit > 0) {
+          const running = await tx
+            .select()
+            .from(containers)
+            .where(and(eq(containers.participationId, participation.id), eq(containers.isTest, false)))
+            .orderBy(asc(containers.startedAt))
+          if (running.length >= game.containerCountLimit) {
+            if (!policy.autoDestroyOnLimitReached)
+              throw fail('Game_ContainerNumberLimitExceeded', { params: [game.containerCountLimit] })
+            oldest = running[0]
           }
-          const [inserted] = await tx.insert(containers).values(runtime.newRow(launch)).returning()
-          await tx
-            .update(gameInstances)
-            .set({ containerId: inserted!.id })
-            .where(
-              and(eq(gameInstances.challengeId, c.id), eq(gameInstances.participationId, participation.id)),
-            )
-          return inserted!
-        })
-      } catch (err) {
-        await giveBack()
-        throw err
-      }
-      if (oldest) {
-        const [oldChallenge] = oldest.challengeId
-          ? await db.select().from(challenges).where(eq(challenges.id, oldest.challengeId))
-          : []
-        await destroyRow(oldest, oldChallenge ?? null, actor.id).catch(() => {})
-      }
-      let started: ContainerRow
-      try {
-        started = await runtime.start(row.id, launch)
-      } catch (err) {
-        await giveBack()
-        throw containerFailure(err, launch.image, actor.role >= 3)
-      }
-      await recordEvent('ContainerStart', c, participation.teamId, actor.id)
-      deps.audit.write({
-        logger: 'containers',
-        message: `${actor.userName} started a container of "${c.title}" (${launch.image}) for team #${participation.teamId}`,
-        status: 'Success',
-        userName: actor.userName,
+        }
+        const [inserted] = await tx.insert(containers).values(runtime.newRow(launch)).returning()
+        await tx
+          .update(gameInstances)
+          .set({ containerId: inserted!.id })
+          .where(
+            and(eq(gameInstances.challengeId, c.id), eq(gameInstances.participationId, participation.id)),
+          )
+        return inserted!
       })
-      return presentContainerInfo(started)
+    } catch (err) {
+      await giveBack()
+      throw err
+    }
+    if (oldest) {
+      const [oldChallenge] = oldest.challengeId
+        ? await db.select().from(challenges).where(eq(challenges.id, oldest.challengeId))
+        : []
+      await destroyRow(oldest, oldChallenge ?? null, actor.id).catch(() => {})
+    }
+    let started: ContainerRow
+    try {
+      started = await runtime.start(row.id, launch)
+    } catch (err) {
+      await giveBack()
+      throw containerFailure(err, launch.image, actor.role >= 3)
+    }
+    await recordEvent('ContainerStart', c, participation.teamId, actor.id)
+    deps.audit.write({
+      logger: 'containers',
+      message: `${actor.userName} started a container of "${c.title}" (${launch.image}) for team #${participation.teamId}`,
+      status: 'Success',
+      userName: actor.userName,
+    })
+    return { row: started }
+  }
+
+  return {
+    /** Starts the team's container, in its turn. */
+    async start(actor: SessionUser, gameId: number, challengeId: number) {
+      const outcome = await runtime.admit(() => startInTurn(actor, gameId, challengeId))
+      // Waiting for another start happens outside the queue, which that start may still be in.
+      return 'pending' in outcome
+        ? presentContainerInfo(await runtime.settled(outcome.pending))
+        : presentContainerInfo(outcome.row)
     },
 
     /** Adds the extension when the container is inside its renewal window. */
