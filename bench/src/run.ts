@@ -205,6 +205,7 @@ async function main() {
           containers: arg('proxy-containers', 8),
           seconds: opts.seconds,
           submitRate: arg('submit-rate', 100),
+          clientsApart: args.includes('--clients-apart'),
         },
         say,
       })
