@@ -35,8 +35,8 @@ export interface Clients {
 
 /** Opens `urls.length` connections, `perRound` at a time, and starts their loops. */
 export async function interactiveClients(urls: string[], perRound: number): Promise<Clients> {
-  // Opened one per container at a time: the test image's echo service (busybox nc, a listen
-  // backlog of one) resets connections that reach it in a burst, whoever opens them.
+  // Opened one per container at a time: the test image's echo service (busybox nc) resets many
+  // connections that reach it in a burst, whoever opens them.
   const sockets: WebSocket[] = []
   for (let i = 0; i < urls.length; i += perRound)
     sockets.push(...(await Promise.all(urls.slice(i, i + perRound).map(openWs))))
