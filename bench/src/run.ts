@@ -6,7 +6,7 @@
  * `--containers` measures challenge-container starts on the local Docker engine instead (see
  * containers.ts): --start-concurrency 2 --sequential 20 --burst 50 --read-rate 200 --submit-rate 40.
  * `--proxy` measures the platform proxy instead (see proxy.ts): --megabytes 64 --rounds 3
- * --connections 200 --proxy-containers 8 --submit-rate 100.
+ * --connections 200 --proxy-containers 8 --submit-rate 100, and --clients-apart (proxy-clients.ts).
  * `--verdicts` measures the flag path as players feel it instead (see verdicts.ts): submit, then
  * poll the status every 500 ms (`--no-pause`: at once) until the verdict; `--rate 1000` sends
  * submissions on a schedule instead of from 64 waiting players; `--flags correct,wrong,mixed`;
