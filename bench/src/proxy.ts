@@ -11,6 +11,7 @@ import path from 'node:path'
 import type pg from 'pg'
 import WebSocket from 'ws'
 import { correctFlagSubmits, type LoadResult, load } from './load.ts'
+import { clientsApart, interactiveClients, openWs } from './proxy-clients.ts'
 import type { Seeded } from './seed.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -26,6 +27,8 @@ export interface ProxyOptions {
   containers: number
   seconds: number
   submitRate: number
+  /** The interactive connections' clients run in a process of their own. */
+  clientsApart: boolean
 }
 
 /** Sends `total` bytes in 64 KiB writes through `write`, resolves when as many came back. */
@@ -67,15 +70,6 @@ function direct(host: string, port: number, total: number): Promise<number> {
       resolve(ms)
     })
     s.on('error', reject)
-  })
-}
-
-function openWs(url: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url)
-    ws.once('open', () => resolve(ws))
-    ws.once('error', reject)
-    ws.once('unexpected-response', (_q, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)))
   })
 }
 
@@ -203,46 +197,22 @@ export async function proxyBench(ctx: {
   say(`  alone:                                   ${short(alone)}`)
 
   // Each connection: 4 KiB out, wait for the echo, 50 ms pause (an interactive player).
-  const sockets = await Promise.all(Array.from({ length: opts.connections }, (_, i) => openWs(url(i))))
-  let running = true
-  const rtts: number[] = []
-  let bytes = 0
-  const loops = sockets.map(async (ws) => {
-    const chunk = randomBytes(4096)
-    while (running) {
-      const t0 = performance.now()
-      await new Promise<void>((resolve) => {
-        let got = 0
-        const on = (m: Buffer) => {
-          got += m.length
-          if (got >= chunk.length) {
-            ws.off('message', on)
-            resolve()
-          }
-        }
-        ws.on('message', on)
-        ws.send(chunk)
-      })
-      rtts.push(performance.now() - t0)
-      bytes += chunk.length * 2
-      await sleep(50)
-    }
-  })
+  const urls = Array.from({ length: opts.connections }, (_, i) => url(i))
+  const clients = await (opts.clientsApart ? clientsApart : interactiveClients)(urls, opts.containers)
   await sleep(1000)
-  rtts.length = 0
-  bytes = 0
+  clients.reset()
   const t0 = performance.now()
   const during = await submits(opts.seconds)
   const secs = (performance.now() - t0) / 1000
-  running = false
-  await Promise.all(loops)
-  for (const ws of sockets) ws.close()
+  const { rtts, bytes, closedEarly } = await clients.stop()
   rtts.sort((a, b) => a - b)
   const q = (x: number) => rtts[Math.min(rtts.length - 1, Math.floor(x * rtts.length))] ?? 0
-  say(`  with ${opts.connections} proxied connections:       ${short(during)}`)
+  const where = opts.clientsApart ? 'their clients in another process' : 'their clients in this process'
+  say(`  with ${opts.connections} proxied connections (${where}): ${short(during)}`)
   say(
     `    those connections: ${(bytes / MiB / secs).toFixed(1)} MiB/s in all, echo round trip p50 ${q(0.5).toFixed(1)} ms, p99 ${q(0.99).toFixed(1)} ms (${rtts.length} exchanges over ${opts.containers} containers)`,
   )
+  if (closedEarly) say(`    ${closedEarly} of them closed before the end: the figures are not comparable`)
   const ratio = during.p99 / alone.p99
   say(
     `  → submit p99 ${ratio.toFixed(2)}× the run without them (target ≤ 2×) ${ratio <= 2 ? 'met' : 'NOT met'}`,

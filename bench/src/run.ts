@@ -7,7 +7,7 @@
  * containers.ts): --start-concurrency 2 --sequential 20 --burst 50 --read-rate 200 --submit-rate 40;
  * --engine-nice 10 runs the local engine at that nice level meanwhile (and restores it).
  * `--proxy` measures the platform proxy instead (see proxy.ts): --megabytes 64 --rounds 3
- * --connections 200 --proxy-containers 8 --submit-rate 100.
+ * --connections 200 --proxy-containers 8 --submit-rate 100, and --clients-apart (proxy-clients.ts).
  * `--verdicts` measures the flag path as players feel it instead (see verdicts.ts): submit, then
  * poll the status every 500 ms (`--no-pause`: at once) until the verdict; `--rate 1000` sends
  * submissions on a schedule instead of from 64 waiting players; `--flags correct,wrong,mixed`;
@@ -216,6 +216,7 @@ async function main() {
           containers: arg('proxy-containers', 8),
           seconds: opts.seconds,
           submitRate: arg('submit-rate', 100),
+          clientsApart: args.includes('--clients-apart'),
         },
         say,
       })

@@ -22,7 +22,11 @@ if (!process.argv.includes('--if-stale') || !existsSync(entry) || statSync(entry
   // dist/ is not cleared first: a server already running from it may still load a lazy chunk
   // of its own build (chunk names carry a content hash, so builds do not overwrite each other).
   await build({
-    entryPoints: [path.join(server, 'src/main.ts')],
+    // The proxy's own process (forked by the server) is a second entry, dist/proxy-child.js.
+    entryPoints: {
+      main: path.join(server, 'src/main.ts'),
+      'proxy-child': path.join(server, 'src/modules/proxy/proxy-child.ts'),
+    },
     outdir: out,
     bundle: true,
     // Dynamic imports (the Docker client, PGlite or pg, image code) stay separate chunks, so

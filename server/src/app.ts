@@ -174,7 +174,7 @@ export async function buildApp(deps: AppDeps) {
     await services.judge.close()
     services.scoreboard.close()
     services.settings.close()
-    services.proxy.close()
+    await services.proxy.close()
     await services.audit.flush()
   })
   return app

@@ -173,13 +173,14 @@ export function createServices(deps: {
     audit,
     bus,
   })
-  const captures = createCaptureService({ db, root: path.join(config.dataDir, 'files', 'capture'), log })
+  const captureRoot = path.join(config.dataDir, 'files', 'capture')
+  const captures = createCaptureService({ db, root: captureRoot, log })
   const proxy = createProxyService({
     db,
     backend: infra.containers,
     config: config.containers,
     log,
-    recorder: captures.record,
+    captureRoot,
   })
   const play = createPlayService({
     db,

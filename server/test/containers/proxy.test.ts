@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
+import os from 'node:os'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
@@ -129,7 +130,7 @@ describe('PlatformProxy port mapping', () => {
     }
     // The server holds about a megabyte per direction; socket buffers along the way hold some
     // more, and the rest waits at the client. Without back-pressure the server would hold it.
-    expect(t.app.deps.services.proxy.buffered()).toBeLessThan(3 * 1024 * 1024)
+    expect(await t.app.deps.services.proxy.buffered()).toBeLessThan(3 * 1024 * 1024)
     expect(ws.bufferedAmount).toBeGreaterThan(32 * 1024 * 1024)
     expect(got).toBe(0)
     ws.resume()
@@ -230,6 +231,34 @@ describe('removing a proxied container', () => {
     expect(t.app.deps.services.proxy.connections(entry)).toBe(0)
     // Forgotten at once (remembered, it would be dialled and answer 418).
     await expect(openSocket(`${base}/api/proxy/${entry}`)).rejects.toMatchObject({ status: 404 })
+  }, 60_000)
+})
+
+describe('the proxy process', () => {
+  it('carries connections apart from the API, at a lower priority, and is replaced when it dies', async () => {
+    const { entry } = await runningContainer({ containerExposePort: ECHO_PORT })
+    const { proxy } = t.app.deps.services
+    const ws = await connectEventually(`/api/proxy/${entry}`)
+    const pid = proxy.processId()
+    expect(pid).toBeGreaterThan(0)
+    expect(pid).not.toBe(process.pid)
+    expect(os.getPriority(pid)).toBeGreaterThan(os.getPriority())
+    expect(proxy.connections(entry)).toBe(1)
+    const closed = readAll(ws)
+    process.kill(pid!, 'SIGKILL')
+    // Its connections end with it (no close frame), and their slots are free again.
+    expect((await closed).code).toBe(1006)
+    for (let i = 0; i < 50 && proxy.connections(entry) > 0; i++) await new Promise((r) => setTimeout(r, 50))
+    expect(proxy.connections(entry)).toBe(0)
+    // A new process carries the next connections.
+    const again = await connectEventually(`/api/proxy/${entry}`)
+    expect(proxy.processId()).not.toBe(pid)
+    const echoed = readBytes(again, 5)
+    again.send(Buffer.from('hello'))
+    expect((await echoed).toString()).toBe('hello')
+    const done = readAll(again)
+    again.close()
+    await done
   }, 60_000)
 })
 

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
@@ -13,14 +12,8 @@ import { tarGz } from '../assets/tar.ts'
 import { requireVisibleGame } from '../game/context.ts'
 import { stamp } from '../game/writeups.service.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
-import type { ConnectionRecorder, OpenRecorder } from '../proxy/proxy.service.ts'
-import { createPcapConnection, fileHeader } from './pcap.ts'
+import { captureDir, createRecorder, partialDir } from './recorder.ts'
 
-/**
- * Bytes of a capture waiting for the disk: beyond this the disk cannot keep up with the
- * connection, and capturing stops for it rather than slowing it down or growing memory.
- */
-const MAX_PENDING = 16 * 1024 * 1024
 /** Only names we wrote are ever turned into paths. */
 const FILE_NAME = /^[0-9a-f]{8}-[0-9a-z]{1,32}\.pcap$/
 const DIR_ID = /^[1-9][0-9]{0,9}$/
@@ -39,10 +32,7 @@ export function createCaptureService(deps: {
   tempFile?: () => string
 }) {
   const { db, root, log } = deps
-  const tempDir = path.join(root, '.partial')
-  const tempFile = deps.tempFile ?? (() => path.join(tempDir, `${randomUUID()}.pcap`))
-
-  const dirOf = (challengeId: number, partId: number) => path.join(root, String(challengeId), String(partId))
+  const dirOf = (challengeId: number, partId: number) => captureDir(root, challengeId, partId)
 
   /** Subfolders named by ids, with how many entries each holds. */
   async function folders(dir: string): Promise<Map<number, string[]>> {
@@ -92,75 +82,13 @@ export function createCaptureService(deps: {
     return out
   }
 
-  const record: OpenRecorder = (entry, connectionId, player, container) => {
-    if (entry.challengeId === null || entry.participationId === null) return null
-    const file = tempFile()
-    // Only our own partial files are ever moved or removed (a test writes to /dev/full).
-    const ours = file.startsWith(tempDir + path.sep)
-    const discard = () => (ours ? rm(file, { force: true }) : undefined)
-    const final = path.join(
-      dirOf(entry.challengeId, entry.participationId),
-      `${entry.id.slice(0, 8)}-${connectionId}.pcap`,
-    )
-    let stopped = false
-    let failed = false
-    const stream = createWriteStream(file, { flags: 'w' })
-    const stop = (why: string, err?: unknown) => {
-      if (stopped) return
-      stopped = true
-      log.warn({ err, container: entry.id }, `traffic capture stopped: ${why}`)
-    }
-    stream.on('error', (err) => {
-      failed = true
-      stop('the capture could not be written', err)
-    })
-    const out = (bytes: Buffer) => {
-      if (stopped) return
-      if (stream.writableLength > MAX_PENDING) return stop('the disk does not keep up')
-      stream.write(bytes)
-    }
-    const pcap = createPcapConnection(out, player, container)
-    out(fileHeader())
-    pcap.metadata({
-      Challenge: entry.challenge,
-      ChallengeId: entry.challengeId,
-      Team: entry.team,
-      TeamId: entry.teamId,
-      ContainerId: entry.id,
-      Flag: entry.flag,
-      Player: `${player.host}:${player.port}`,
-      Connection: connectionId,
-    })
-    pcap.open()
-    const recorder: ConnectionRecorder = {
-      data(up, chunk) {
-        if (!stopped) pcap.data(up, chunk)
-      },
-      close() {
-        if (!stopped) pcap.close()
-        stream.end()
-        stream.once('close', () => {
-          void (async () => {
-            try {
-              if (failed || !ours) return await discard()
-              await mkdir(path.dirname(final), { recursive: true })
-              await rename(file, final)
-            } catch (err) {
-              log.warn({ err, container: entry.id }, 'traffic capture could not be kept')
-              await discard()?.catch(() => {})
-            }
-          })()
-        })
-      },
-    }
-    return recorder
-  }
+  const record = createRecorder({ root, log, tempFile: deps.tempFile })
 
   return {
     record,
     /** Makes the folder for partial files; the proxy must not wait for it per connection. */
     async prepare() {
-      if (!deps.tempFile) await mkdir(tempDir, { recursive: true })
+      if (!deps.tempFile) await mkdir(partialDir(root), { recursive: true })
     },
 
     /** The game's challenges with capture on, each with its number of team folders. */

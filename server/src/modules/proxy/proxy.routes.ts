@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs'
+import type { IncomingMessage } from 'node:http'
 import path from 'node:path'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { fail } from '../../http/errors.ts'
 import { errors } from '../../http/schema.ts'
 import { serverDir } from '../../paths.ts'
-import type { PendingConnection } from './proxy.service.ts'
 
 /** The tunnel command players run (`node tunnel.mjs`), read once. */
 const TUNNEL = readFileSync(path.join(serverDir, 'assets', 'tunnel.mjs'))
@@ -22,8 +21,12 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  */
 export const proxyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { proxy } = app.deps.services
-  // The TCP connection made for a request, handed from the checks to the WebSocket handler.
-  const pending = new WeakMap<FastifyRequest, PendingConnection>()
+  // What the server read past an upgrade request (rarely anything): it goes along with the
+  // socket to the proxy process. Registered first, so it is known before the route runs.
+  const heads = new WeakMap<IncomingMessage, Buffer>()
+  app.server.prependListener('upgrade', (req: IncomingMessage, _socket: unknown, head: Buffer) => {
+    if (head.length) heads.set(req, head)
+  })
 
   const route = (url: string, testContainer: boolean) =>
     app.route({
@@ -38,23 +41,16 @@ export const proxyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
         response: { 204: Type.Null(), ...errors(401, 403, 404, 418) },
       },
-      preHandler: async (request) => {
+      preHandler: async (request, reply) => {
         const { id } = request.params as { id: string }
         if (!GUID.test(id)) throw fail('Container_NotFound')
         const entry = await proxy.find(id, testContainer)
         if (!request.ws) return
         const connection = await proxy.connect(entry)
-        pending.set(request, connection)
-        // The handshake may still fail (a broken client): the connection must not outlive it.
-        request.raw.socket.once('close', () => {
-          if (pending.get(request) === connection) connection.release()
-        })
-      },
-      wsHandler: (socket, request) => {
-        const connection = pending.get(request)
-        pending.delete(request)
-        if (!connection) return socket.close(1011)
-        proxy.pipe(socket, connection, {
+        // Every check passed: the proxy process completes the handshake on this socket, and
+        // this server neither answers nor upgrades.
+        reply.hijack()
+        proxy.handOver(connection, request.raw, heads.get(request.raw), {
           // The player as the server sees them (behind a trusted reverse proxy: its forwarded address).
           host: request.ip,
           port: request.socket.remotePort ?? 0,

@@ -1,23 +1,24 @@
+import { type ChildProcess, fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { connect, type Socket } from 'node:net'
+import type { IncomingMessage } from 'node:http'
+import type { Socket } from 'node:net'
+import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
-import type { WebSocket } from 'ws'
 import type { ContainerConfig } from '../../config/index.ts'
 import type { Db } from '../../db/index.ts'
 import { challenges, containers, flags, gameInstances, teams } from '../../db/schema.ts'
 import { fail } from '../../http/errors.ts'
 import type { ContainerBackend, ContainerTarget } from '../../infra/containers/index.ts'
+import { serverDir } from '../../paths.ts'
+import type { FromChild, ToChild } from './proxy-child.ts'
 
 /** How long a container lookup (found or not) is remembered, as upstream does. */
 const LOOKUP_TTL_MS = 10 * 60_000
-/** How long a TCP connect to a container may take before the client gets its 418. */
-const CONNECT_TIMEOUT_MS = 5_000
-/**
- * Bytes sent to the WebSocket and not yet written to its socket: above this the container's
- * socket is paused, so a slow player never grows the server's memory.
- */
-const HIGH_WATER = 1024 * 1024
+/** How long the API waits for the proxy process to dial a container (it gives up after 5 s). */
+const DIAL_WAIT_MS = 10_000
+/** A proxy process that dies sooner than this after its start is restarted after a pause. */
+const CRASH_LOOP_MS = 1_000
 
 /** What the proxy knows of a container: enough to connect, count and (later) record. */
 export interface ProxyEntry {
@@ -55,32 +56,118 @@ export type OpenRecorder = (
   container: Endpoint,
 ) => ConnectionRecorder | null
 
-/** A connected, not yet upgraded, proxy request: the TCP socket waits for the WebSocket. */
+/** A dialled, not yet upgraded, proxy request: the proxy process holds its TCP connection. */
 export interface PendingConnection {
+  id: string
   entry: ProxyEntry
-  tcp: Socket
-  counted: boolean
-  /** Gives back the connection slot and closes the TCP side; safe to call twice. */
-  release(): void
+}
+
+/**
+ * The proxy process's script: the sources through tsx when the server runs from them (tests,
+ * `npm run dev`, the bench), else the build next to `dist/main.js`.
+ */
+function childScript(): { file: string; execArgv: string[] } {
+  // Profiling the server (`--cpu-prof`, the bench's --profile) profiles the proxy process too.
+  const prof = process.execArgv.filter((a) => a.startsWith('--cpu-prof'))
+  if (import.meta.url.endsWith('.ts'))
+    return {
+      file: path.join(serverDir, 'src/modules/proxy/proxy-child.ts'),
+      execArgv: ['--import', 'tsx', ...prof],
+    }
+  return { file: path.join(serverDir, 'dist/proxy-child.js'), execArgv: prof }
 }
 
 /**
  * The platform proxy (api-contract §2.8, game-engine §6.5): a player's WebSocket carried to the
  * container's TCP port, binary frames both ways, with per-container connection counts and a
- * time cap. Counts and lookups live in this process: one server carries a connection from start
- * to end.
+ * time cap. This process looks containers up, answers the refusals and counts connections; the
+ * bytes go through a child process (proxy-child.ts) that the player's socket is handed to, so
+ * proxied traffic never queues the API's requests. Counts and lookups live in this server: one
+ * server carries a connection from start to end.
  */
 export function createProxyService(deps: {
   db: Db
   backend: ContainerBackend | null
   config: ContainerConfig
   log: FastifyBaseLogger
-  recorder?: OpenRecorder
+  /** `DATA_DIR/files/capture`: where the proxy process writes captures. */
+  captureRoot?: string
 }) {
-  const { db, config } = deps
+  const { db, config, log } = deps
+  const enabled = config.portMapping === 'PlatformProxy'
   const lookups = new Map<string, { entry: ProxyEntry | null; at: number }>()
   const open = new Map<string, number>()
-  const live = new Map<WebSocket, { tcp: Socket; container: string }>()
+  /** Connections the proxy process holds (dialled or carried): the container whose slot each takes. */
+  const held = new Map<string, { container: string; counted: boolean }>()
+  const dials = new Map<string, (error: string | undefined) => void>()
+  const bufferedAsks = new Map<number, (bytes: number) => void>()
+  let asks = 0
+  let child: ChildProcess | null = null
+  let closing = false
+
+  /** Gives back a connection's slot; safe to call twice. */
+  function release(id: string) {
+    const h = held.get(id)
+    if (!h) return
+    held.delete(id)
+    if (!h.counted) return
+    const n = (open.get(h.container) ?? 1) - 1
+    if (n > 0) open.set(h.container, n)
+    else open.delete(h.container)
+  }
+
+  function onMessage(m: FromChild) {
+    if (m.t === 'dialed') {
+      dials.get(m.id)?.(m.error)
+      dials.delete(m.id)
+    } else if (m.t === 'closed') release(m.id)
+    else if (m.t === 'buffered') {
+      bufferedAsks.get(m.q)?.(m.bytes)
+      bufferedAsks.delete(m.q)
+    } else if (m.t === 'log') log[m.level]({ err: m.err, container: m.container }, m.msg)
+  }
+
+  /** The proxy process, started (again) when there is none. */
+  function proxyProcess(): ChildProcess {
+    if (child) return child
+    const { file, execArgv } = childScript()
+    const started = Date.now()
+    const c = fork(file, deps.captureRoot ? [deps.captureRoot] : [], {
+      execArgv,
+      serialization: 'json',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+    child = c
+    c.on('message', onMessage)
+    c.on('error', (err) => log.warn({ err }, 'the proxy process failed'))
+    c.once('exit', (code, signal) => {
+      if (child === c) child = null
+      // Its connections are gone with it: their slots free, their dials failed.
+      for (const id of [...held.keys()]) release(id)
+      for (const [id, answer] of dials) {
+        dials.delete(id)
+        answer('the proxy process stopped')
+      }
+      for (const [q, answer] of bufferedAsks) {
+        bufferedAsks.delete(q)
+        answer(0)
+      }
+      if (closing) return
+      log.warn({ code, signal }, 'the proxy process stopped; starting another')
+      // A process that cannot even start is not restarted in a tight loop.
+      if (Date.now() - started < CRASH_LOOP_MS)
+        setTimeout(() => !closing && proxyProcess(), CRASH_LOOP_MS).unref()
+      else proxyProcess()
+    })
+    return c
+  }
+  if (enabled) proxyProcess()
+
+  const send = (m: ToChild, handle?: Socket, done?: (err: Error | null) => void) => {
+    const c = proxyProcess()
+    if (!c.connected) return done?.(new Error('the proxy process is not connected'))
+    c.send(m, handle as never, done ?? (() => {}))
+  }
 
   async function load(id: string): Promise<ProxyEntry | null> {
     const [row] = await db
@@ -133,31 +220,8 @@ export function createProxyService(deps: {
     return entry
   }
 
-  function dial(target: ContainerTarget): Promise<Socket> {
-    return new Promise((resolve, reject) => {
-      const tcp = connect({
-        host: target.host,
-        port: target.port,
-        noDelay: true,
-        // A container gone without a word (another server removed it) is noticed eventually.
-        keepAlive: true,
-        keepAliveInitialDelay: 30_000,
-      })
-      const timer = setTimeout(() => tcp.destroy(new Error('connection timed out')), CONNECT_TIMEOUT_MS)
-      tcp.once('connect', () => {
-        clearTimeout(timer)
-        tcp.removeListener('error', reject)
-        resolve(tcp)
-      })
-      tcp.once('error', (err) => {
-        clearTimeout(timer)
-        reject(err)
-      })
-    })
-  }
-
   return {
-    enabled: config.portMapping === 'PlatformProxy',
+    enabled,
 
     /**
      * The checks of a proxy request in the contract's order, up to the upgrade: disabled → 400,
@@ -171,8 +235,9 @@ export function createProxyService(deps: {
     },
 
     /**
-     * Takes a connection slot (team containers only) and connects to the container: over the
-     * limit → 400, no answer → 418. The caller upgrades, then {@link pipe}s, or releases.
+     * Takes a connection slot (team containers only) and has the proxy process connect to the
+     * container: over the limit → 400, no answer → 418. The caller then hands the player's socket
+     * over ({@link handOver}) or {@link drop}s the connection.
      */
     async connect(entry: ProxyEntry): Promise<PendingConnection> {
       const counted = !entry.isTest
@@ -182,30 +247,29 @@ export function createProxyService(deps: {
           throw fail('Container_ConnectionLimitExceeded', { params: [config.proxy.connectionLimit] })
         open.set(entry.id, n + 1)
       }
-      let released = false
-      const giveBack = () => {
-        if (released || !counted) return
-        released = true
-        const n = (open.get(entry.id) ?? 1) - 1
-        if (n > 0) open.set(entry.id, n)
-        else open.delete(entry.id)
-      }
+      const id = randomBytes(6).toString('hex')
+      held.set(id, { container: entry.id, counted })
       try {
         if (!deps.backend) throw new Error('containers are not configured')
         entry.target ??= await deps.backend.target(entry.backendId, entry.port)
         if (!entry.target) throw new Error('the container is not running')
-        const tcp = await dial(entry.target)
-        return {
-          entry,
-          tcp,
-          counted,
-          release() {
-            giveBack()
-            tcp.destroy()
-          },
-        }
+        const { host, port } = entry.target
+        const error = await new Promise<string | undefined>((resolve) => {
+          const timer = setTimeout(() => resolve('connection timed out'), DIAL_WAIT_MS)
+          dials.set(id, (e) => {
+            clearTimeout(timer)
+            resolve(e)
+          })
+          send({ t: 'dial', id, host, port }, undefined, (err) => {
+            if (err) dials.get(id)?.(err.message)
+          })
+        })
+        dials.delete(id)
+        if (error) throw new Error(error)
+        return { id, entry }
       } catch (err) {
-        giveBack()
+        release(id)
+        send({ t: 'drop', id })
         // Gone or moved: look it up afresh next time.
         lookups.delete(entry.id)
         const why = err instanceof Error ? err.message : String(err)
@@ -214,92 +278,57 @@ export function createProxyService(deps: {
     },
 
     /**
-     * Carries bytes both ways until either side closes or the time cap passes. Back-pressure:
-     * the container's socket pauses while the WebSocket has {@link HIGH_WATER} bytes unsent,
-     * and the WebSocket pauses while the container's socket does not take more.
+     * Hands the player's socket, as the HTTP upgrade request left it, to the proxy process,
+     * which completes the WebSocket handshake and carries the connection until either side
+     * closes or the time cap passes. `head`: what the server read past the request.
      */
-    pipe(ws: WebSocket, pending: PendingConnection, player: Endpoint): void {
-      const { tcp, entry } = pending
-      const connectionId = randomBytes(6).toString('hex')
-      let recorder: ConnectionRecorder | null = null
-      if (entry.capture && deps.recorder && entry.target) {
-        try {
-          recorder = deps.recorder(entry, connectionId, player, entry.target)
-        } catch (err) {
-          deps.log.warn({ err }, 'traffic capture could not start')
-        }
+    handOver(pending: PendingConnection, req: IncomingMessage, head: Buffer | undefined, player: Endpoint) {
+      const socket = req.socket
+      // Bytes the client sent early and this process already read go along with the head.
+      const early = socket.readableLength ? (socket.read() as Buffer | null) : null
+      const rest = Buffer.concat([head ?? Buffer.alloc(0), early ?? Buffer.alloc(0)])
+      // Detached from the HTTP server before it leaves: sending a server's socket would make
+      // that server wait for the proxy process's connections when it closes.
+      const s = socket as Socket & { server: unknown; _server: unknown }
+      const server = s._server
+      s.server = null
+      s._server = null
+      const message: ToChild = {
+        t: 'take',
+        id: pending.id,
+        headers: req.headers,
+        url: req.url ?? '/',
+        head: rest.toString('base64'),
+        entry: pending.entry,
+        player,
+        maxMs: config.proxy.maxConnectionMs,
       }
-      live.set(ws, { tcp, container: entry.id })
-      let unsent = 0
-      let done = false
-      const finish = () => {
-        if (done) return
-        done = true
-        clearTimeout(cap)
-        live.delete(ws)
-        pending.release()
-        recorder?.close()
-      }
-      const cap = setTimeout(() => {
-        ws.close(1000, 'connection time limit reached')
-        tcp.destroy()
-        finish()
-      }, config.proxy.maxConnectionMs)
-
-      const sent = (n: number) => () => {
-        unsent -= n
-        if (unsent < HIGH_WATER / 2 && tcp.isPaused() && !done) tcp.resume()
-      }
-      tcp.on('data', (chunk: Buffer) => {
-        recorder?.data(false, chunk)
-        unsent += chunk.length
-        ws.send(chunk, { binary: true }, sent(chunk.length))
-        if (unsent >= HIGH_WATER) tcp.pause()
+      if (socket.destroyed) return send({ t: 'drop', id: pending.id })
+      send(message, socket, (err) => {
+        if (err) send({ t: 'drop', id: pending.id })
+        // The socket lives in the proxy process now; here it only closes (and is counted closed).
+        s._server = server
+        socket.destroy()
       })
-      // The container closed its side: say so the WebSocket way (a close frame without a code).
-      tcp.on('end', () => {
-        ws.close()
-        finish()
-      })
-      tcp.on('close', () => {
-        if (ws.readyState === ws.OPEN) ws.close()
-        finish()
-      })
-      tcp.on('error', (err) => deps.log.debug({ err, container: entry.id }, 'proxied connection failed'))
-
-      ws.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
-        const chunk = Buffer.isBuffer(data)
-          ? data
-          : Array.isArray(data)
-            ? Buffer.concat(data)
-            : Buffer.from(data)
-        recorder?.data(true, chunk)
-        if (!tcp.write(chunk)) {
-          ws.pause()
-          tcp.once('drain', () => ws.resume())
-        }
-      })
-      ws.on('close', () => {
-        tcp.end()
-        // A container that never closes its side would hold the slot: give it a moment only.
-        setTimeout(() => tcp.destroy(), 1000).unref()
-        finish()
-      })
-      ws.on('error', () => tcp.destroy())
     },
 
     /** Open proxied connections of a container (tests, the bench). */
     connections: (id: string) => open.get(id) ?? 0,
 
     /**
-     * Bytes the server holds for proxied connections right now (written to a socket and not
-     * yet taken by it, either way): what back-pressure keeps small.
+     * Bytes the proxy holds for proxied connections right now (written to a socket and not yet
+     * taken by it, either way): what back-pressure keeps small.
      */
-    buffered() {
-      let total = 0
-      for (const [ws, { tcp }] of live) total += ws.bufferedAmount + tcp.writableLength
-      return total
+    buffered(): Promise<number> {
+      const q = ++asks
+      return new Promise((resolve) => {
+        bufferedAsks.set(q, resolve)
+        send({ t: 'buffered', q })
+      })
     },
+
+    /** The proxy process's id (tests stop it to see it restarted). */
+    processId: () => child?.pid,
 
     /**
      * A container was removed (here): its connections end now rather than hang on a peer that
@@ -307,16 +336,24 @@ export function createProxyService(deps: {
      */
     containerRemoved(id: string) {
       lookups.set(id, { entry: null, at: Date.now() })
-      for (const [ws, c] of live) {
-        if (c.container !== id) continue
-        ws.close(1001, 'the container was removed')
-        c.tcp.destroy()
-      }
+      if (child) send({ t: 'remove', container: id })
     },
 
-    /** Ends every proxied connection (server shutdown). */
-    close() {
-      for (const ws of live.keys()) ws.terminate()
+    /** Ends every proxied connection and the proxy process (server shutdown). */
+    async close() {
+      closing = true
+      const c = child
+      if (!c) return
+      const exited = new Promise<void>((resolve) => {
+        if (c.exitCode !== null || c.signalCode !== null) resolve()
+        else c.once('exit', () => resolve())
+      })
+      if (c.connected) c.send({ t: 'close' } satisfies ToChild)
+      else c.kill()
+      // Captures get a moment to finish writing; a stuck process does not hold the server.
+      const timer = setTimeout(() => c.kill('SIGKILL'), 3000)
+      await exited
+      clearTimeout(timer)
     },
   }
 }
