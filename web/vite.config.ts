@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { barrelImports, chunkOwners, isCoreModule } from './scripts/core-chunk.ts'
+import { frameModules, routeModules, routes } from './scripts/first-loads.mjs'
+import { EARLY_GLOBAL, PAGE_DATA, START_DATA } from './src/app/early-data.ts'
 
 /** A git answer, or '' where git or the repository is not there (e.g. a source tarball). */
 function git(...args: string[]): string {
@@ -31,6 +33,10 @@ function buildInfo() {
   }
 }
 
+/** A route of first-loads.mjs (`/games/:id/challenges`) as a pattern for the page's path. */
+const routePattern = (route: string) =>
+  `^${route.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, '(?<$1>[^/]+)')}/?$`
+
 /** Which shared chunk each module goes to, read from the module graph once it is complete. */
 let owners = new Map<string, string>()
 /** Each source file's imports from Mantine's and the icons' index modules. */
@@ -42,37 +48,64 @@ export default defineConfig({
     {
       name: 'pennant-chunk-owners',
       transform(code, id) {
-        if (/[\\/]web[\\/]src[\\/].*\.tsx?$/.test(id)) named.set(id, barrelImports(code))
+        // Ours, and Mantine's components (they take their hooks from the hooks' index).
+        if (/[\\/](web[\\/]src[\\/].*\.tsx?|@mantine[\\/]core[\\/]esm[\\/].*\.mjs)$/.test(id))
+          named.set(id, barrelImports(code))
       },
       buildEnd() {
         owners = chunkOwners(this, named)
       },
     },
     {
-      // The page starts fetching, while the core chunk still downloads, what start-up would
-      // otherwise only ask for once that chunk has run: the English common strings (always
-      // loaded, as the fallback language) and, outside the account screens, the main frame.
+      // The page starts fetching, while the core chunk still downloads, everything start-up
+      // would otherwise only ask for once that chunk has run: the English common strings (always
+      // loaded, as the fallback language) and the code and styles of the route being opened
+      // (scripts/first-loads.mjs; the main frame for other pages outside the account screens).
+      // One wave of requests from the HTML instead of a second one after the core chunk.
       name: 'pennant-early-chunks',
       apply: 'build',
       transformIndexHtml: {
         order: 'post',
         handler(_html, { bundle }) {
           const chunks = Object.values(bundle ?? {}).filter((c) => c.type === 'chunk')
-          const chunk = (source: string) => chunks.find((c) => c.facadeModuleId?.endsWith(source))
-          const common = chunk('/src/i18n/locales/en-US/common.json')
-          const frame = chunk('/src/app/layouts/main-layout.tsx')
-          if (!common || !frame) throw new Error('early chunks: common strings or main frame not found')
-          const loaded = new Set(chunks.filter((c) => c.isEntry).flatMap((c) => [c.fileName, ...c.imports]))
-          const frameFiles = [frame.fileName, ...frame.imports].filter((f) => !loaded.has(f))
-          const frameCss = chunks
-            .filter((c) => frameFiles.includes(c.fileName))
-            .flatMap((c) => [...(c.viteMetadata?.importedCss ?? [])])
-          // Stylesheets as plain preloads: they apply when the frame's code adds them, as now.
+          const byName = new Map(chunks.map((c) => [c.fileName, c]))
+          const chunk = (source: string) => chunks.find((c) => c.facadeModuleId?.endsWith(`/${source}`))
+          const common = chunk('src/i18n/locales/en-US/common.json')
+          if (!common) throw new Error('early chunks: common strings not found')
+          /** A chunk's file, its static imports' and their styles, once each. */
+          const collect = (file: string, into: Set<string>) => {
+            if (into.has(file)) return
+            into.add(file)
+            const c = byName.get(file)
+            for (const css of c?.viteMetadata?.importedCss ?? []) into.add(css)
+            for (const next of c?.imports ?? []) collect(next, into)
+          }
+          const loaded = new Set<string>()
+          for (const c of chunks) if (c.isEntry) collect(c.fileName, loaded)
+          collect(common.fileName, loaded)
+          const filesOf = (modules: string[]) => {
+            const files = new Set<string>()
+            for (const source of modules) {
+              const c = chunk(source)
+              if (!c) throw new Error(`early chunks: no chunk for ${source}`)
+              collect(c.fileName, files)
+            }
+            return [...files].filter((f) => !loaded.has(f))
+          }
+          const dataOf = (modules: string[]) =>
+            modules.flatMap((m) => (PAGE_DATA as Record<string, readonly string[]>)[m] ?? [])
+          const table = [
+            ...routes.map(([route, modules]) => [routePattern(route), routeModules(modules)] as const),
+            ['^/(?!account(/|$))', frameModules] as const,
+          ].map(([re, modules]) => [re, filesOf(modules), dataOf(modules)] as const)
+          // Each file named once; the routes refer to them by position.
+          const files = [...new Set(table.flatMap(([, list]) => list))]
+          const routeTable = JSON.stringify(
+            table.map(([re, list, data]) => [re, list.map((f) => files.indexOf(f)), data]),
+          )
+          const names = JSON.stringify(files.map((f) => f.replace(/^static\//, '')))
+          // Stylesheets as plain preloads: they apply when the page's code adds them, as now.
           // Same CORS mode as the links the bundler's loader adds, so the preloads are used.
-          const links = JSON.stringify([
-            ...frameFiles.map((f) => ['modulepreload', `/${f}`]),
-            ...frameCss.map((f) => ['preload', `/${f}`]),
-          ])
           return [
             {
               tag: 'link',
@@ -81,7 +114,8 @@ export default defineConfig({
             },
             {
               tag: 'script',
-              children: `if(!/^\\/account(\\/|$)/i.test(location.pathname))for(const[r,h]of ${links}){const l=document.createElement('link');l.rel=r;l.href=h;l.crossOrigin='';if(r==='preload')l.as='style';document.head.append(l)}`,
+              // The answers go out with the stored language, as the app's own requests do.
+              children: `{const f=${names},p=location.pathname,e=window.${EARLY_GLOBAL}={},a=(u)=>{let l;try{l=localStorage.getItem('language')}catch{}e[u]??=fetch(u,{credentials:'same-origin',headers:l?{'Accept-Language':l}:{}})};a('${START_DATA}');for(const[r,l,d]of ${routeTable}){const m=p.match(new RegExp(r,'i'));if(!m)continue;for(const i of l){const k=document.createElement('link'),h=f[i];k.rel=h.endsWith('.css')?'preload':'modulepreload';if(k.rel==='preload')k.as='style';k.href='/static/'+h;k.crossOrigin='';document.head.append(k)}for(const u of d)a(u.replace(/\\{(\\w+)\\}/g,(_,n)=>encodeURIComponent(m.groups[n])));break}}`,
               injectTo: 'head',
             },
           ]

@@ -27,7 +27,6 @@ export class Client {
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`)
     return text ? JSON.parse(text) : undefined
   }
-  header = () => [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
 }
 
 /** A running game with posts, challenges and a player who has solved one. */

@@ -34,13 +34,17 @@ const CORE = new RegExp(
 export const isCoreModule = (id: string) => CORE.test(id) && !id.endsWith('.css')
 
 /**
- * The libraries whose index re-exports everything (every Mantine component, every icon). An
+ * The libraries whose index re-exports everything (every Mantine component, hook, every icon). An
  * import of one name from them counts as an import of the file that defines that name;
- * otherwise every page would seem to need every icon.
+ * otherwise every page would seem to need every icon (and every account screen every hook).
  */
-const BARREL =
-  /[\\/](@mantine[\\/]core[\\/]esm[\\/]index|@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]tabler-icons-react)\.mjs$/
-const BARREL_PACKAGES = new Set(['@mantine/core', '@tabler/icons-react'])
+const BARRELS: [RegExp, string][] = [
+  [/[\\/]@mantine[\\/]core[\\/]esm[\\/]index\.mjs$/, '@mantine/core'],
+  [/[\\/]@mantine[\\/]hooks[\\/]esm[\\/]index\.mjs$/, '@mantine/hooks'],
+  [/[\\/]@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]tabler-icons-react\.mjs$/, '@tabler/icons-react'],
+]
+const barrelOf = (id: string) => BARRELS.find(([file]) => file.test(id))?.[1]
+const BARREL_PACKAGES = new Set(BARRELS.map(([, name]) => name))
 
 /** name → defining file, from a barrel's `import { a as b } from` / `export { default as a } from` lines. */
 function barrelExports(file: string): Map<string, string> {
@@ -103,8 +107,9 @@ interface ModuleGraph {
  * over HTTP/1.1 (6 connections) that is ~8 round trips in a row. Here, a module that the frame
  * needs, or that pages of different areas share, joins the frame's chunk (every page but the
  * account screens loads the frame anyway); one that only pages of one area share goes to that
- * area's shared chunk. Modules an account screen needs keep the default split, so those screens
- * load nothing of the frame; so do modules a dialog or other late-loaded part shares.
+ * area's shared chunk; what a page shares with its dialogs counts as the page's. Modules an
+ * account screen (or a part it loads later) needs keep the default split, so those screens load
+ * nothing of the frame; so do modules only dialogs or other late-loaded parts share.
  * `named` holds each source file's imports from the barrels (see `barrelImports`).
  */
 export function chunkOwners(
@@ -113,11 +118,12 @@ export function chunkOwners(
 ): Map<string, string> {
   const ids = [...graph.getModuleIds()]
   const exported = new Map<string, Map<string, string>>()
-  for (const id of ids)
-    if (BARREL.test(id))
-      exported.set(id.includes('@mantine') ? '@mantine/core' : '@tabler/icons-react', barrelExports(id))
+  for (const id of ids) {
+    const barrel = barrelOf(id)
+    if (barrel) exported.set(barrel, barrelExports(id))
+  }
   const importsOf = (id: string): string[] => {
-    const direct = (graph.getModuleInfo(id)?.importedIds ?? []).filter((next) => !BARREL.test(next))
+    const direct = (graph.getModuleInfo(id)?.importedIds ?? []).filter((next) => !barrelOf(next))
     for (const [pkg, names] of named.get(id) ?? [])
       for (const name of names) {
         const file = exported.get(pkg)?.get(name)
@@ -145,14 +151,50 @@ export function chunkOwners(
       for (const next of importsOf(id)) if (!roots.has(next)) stack.push(next)
     }
   }
+  /**
+   * Late-loaded parts (dialogs, the sign-in providers, toasts) that an account screen or the
+   * start-up code every screen runs may load: what they share with the frame's pages must stay
+   * out of the frame's chunk, or an account screen would load the frame with them.
+   */
+  const importers = new Map<string, string[]>()
+  for (const id of ids)
+    for (const target of graph.getModuleInfo(id)?.dynamicallyImportedIds ?? [])
+      importers.set(target, [...(importers.get(target) ?? []), id])
+  const accountLate = new Set<string>()
+  const isAccountLate = (root: string, seen = new Set<string>()): boolean => {
+    if (accountLate.has(root)) return true
+    if (seen.has(root)) return false
+    seen.add(root)
+    const late = (importers.get(root) ?? []).some((importer) => {
+      const from = roots.has(importer) ? [importer] : [...(reachedBy.get(importer) ?? [])]
+      return (
+        !from.length || from.some((r) => areaOf(r) === 'account' || (!areaOf(r) && isAccountLate(r, seen)))
+      )
+    })
+    if (late) accountLate.add(root)
+    return late
+  }
   const owners = new Map<string, string>()
   for (const [id, reachers] of reachedBy) {
     if (isCoreModule(id)) continue
     const areas = new Set([...reachers].map(areaOf))
     if (areas.has('account')) continue
-    if (areas.has('frame')) owners.set(id, 'frame')
-    else if (areas.has(undefined)) continue
-    else if (areas.size > 1) owners.set(id, 'frame')
+    // A frame page's dialogs load after the page, whose chunks already hold what they share.
+    areas.delete(undefined)
+    if (!areas.size) continue
+    // Shared with what an account screen loads late (dialogs, sign-in providers): a chunk per
+    // set of those parts, which they load whole, instead of a small file per module for every
+    // page of the frame.
+    const late = [...reachers].filter((r) => !areaOf(r) && isAccountLate(r))
+    if (late.length)
+      owners.set(
+        id,
+        `late-${late
+          .map((r) => path.basename(r).replace(/\..*/, ''))
+          .sort()
+          .join('-')}`,
+      )
+    else if (areas.has('frame') || areas.size > 1) owners.set(id, 'frame')
     else if (reachers.size > 1) owners.set(id, `${[...areas][0]}-shared`)
   }
   return owners

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client'
 import { hydrateCache } from '@/api/cache'
 import { prefetch } from '@/api/hooks'
 import { App } from '@/app/app'
+import { START_DATA } from '@/app/early-data'
 import { preloadRoute } from '@/app/router'
 import { initI18n } from '@/i18n'
 
@@ -15,7 +16,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 // The first render also waits a little for the page's code, all fetched at once: then the frame
 // and the page render in one pass rather than a loader first and the page again on arrival.
 const strings = initI18n()
-prefetch('/api/config')
+prefetch(START_DATA)
 const pageCode = preloadRoute(location.pathname)
 await Promise.all([strings, Promise.race([hydrateCache(), wait(150)]), Promise.race([pageCode, wait(1500)])])
 

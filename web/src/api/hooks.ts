@@ -1,4 +1,5 @@
 import useSWR, { type SWRConfiguration, useSWRConfig } from 'swr'
+import { EARLY_GLOBAL } from '@/app/early-data'
 import { api, unwrap } from './client'
 import type { ApiError } from './error'
 import type { GetParams, GetPath, Ok } from './types'
@@ -13,6 +14,23 @@ const prefetched = new Map<string, { answer: Promise<unknown>; at: number }>()
 /** A prefetched answer no hook took within this long is dropped rather than served stale. */
 const PREFETCH_KEPT_MS = 10_000
 
+/** Answers the HTML page started before any code had arrived (vite.config.ts), by URL. */
+const early = (globalThis as { [EARLY_GLOBAL]?: Record<string, Promise<Response>> })[EARLY_GLOBAL] ?? {}
+
+/** The HTML page's answer for `url`, read as the typed client reads one; once. */
+function takeEarly(url: string): Promise<unknown> | undefined {
+  const pending = early[url]
+  if (!pending) return undefined
+  delete early[url]
+  return unwrap(
+    pending.then(async (response) => {
+      const text = await response.text()
+      const body = text ? JSON.parse(text) : undefined
+      return response.ok ? { data: body, response } : { error: body, response }
+    }),
+  )
+}
+
 /**
  * Starts a GET now that a hook is known to ask for soon: at start-up the page's data goes out
  * together with the page's code instead of after it has loaded and rendered. The hook's first
@@ -20,7 +38,7 @@ const PREFETCH_KEPT_MS = 10_000
  */
 export function prefetch(url: string): void {
   if (prefetched.has(url)) return
-  const answer = get(url)
+  const answer = takeEarly(url) ?? get(url)
   answer.catch(() => {}) // a failure is reported by the hook that takes it
   prefetched.set(url, { answer, at: Date.now() })
 }

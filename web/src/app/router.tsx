@@ -1,9 +1,10 @@
 import { Center, Loader } from '@mantine/core'
 import { type ComponentType, Suspense } from 'react'
 import { matchRoutes, Navigate, type Params, type RouteObject, useLocation, useRoutes } from 'react-router'
-import { apiKey, prefetch } from '@/api/hooks'
+import { prefetch } from '@/api/hooks'
 import { loadAreas, useTranslation } from '@/i18n'
 import NotFound from '@/pages/not-found'
+import { PAGE_DATA } from './early-data'
 import { ErrorBoundary } from './error-screen'
 import { AccountLayout } from './layouts/account-layout'
 import { type LazyPage, lazyPage } from './lazy-page'
@@ -46,23 +47,24 @@ const at = (load: () => Promise<{ default: ComponentType }>, areas: readonly str
     early,
   )
 
-// The first requests of the pages a visitor most often opens directly, as their hooks make them
-// (features/*/api.ts): the same URLs, or the early answer goes unused.
-/** A game page's first requests, for a game id in the URL that can name one. */
-const gameData =
-  (...paths: ('/api/game/{id}' | '/api/game/{id}/details' | '/api/game/{id}/scoreboard')[]): PageData =>
+/** A page's first requests (early-data.ts), for the URL's parameters; none for an `id` that names no game. */
+const pageData =
+  (source: keyof typeof PAGE_DATA): PageData =>
   (params) => {
     const id = Number(params.id)
-    return Number.isSafeInteger(id) && id > 0 ? paths.map((path) => apiKey(path, { path: { id } })) : []
+    const valid = Number.isSafeInteger(id) && id > 0
+    return PAGE_DATA[source].flatMap((url) =>
+      url.includes('{id}') ? (valid ? [url.replace('{id}', String(id))] : []) : [url],
+    )
   }
 const HOME: Early = {
-  data: () => ['/api/posts/latest', apiKey('/api/game/recent', { query: { limit: 6 } })],
+  data: pageData('src/pages/home.tsx'),
   // The posts' summaries are Markdown.
   parts: () => import('@/components/markdown/markdown-view'),
 }
-const CHALLENGES: Early = { data: gameData('/api/game/{id}', '/api/game/{id}/details') }
-const SCOREBOARD: Early = { data: gameData('/api/game/{id}', '/api/game/{id}/scoreboard') }
-const BIGSCREEN: Early = { data: () => ['/api/ext/features'] }
+const CHALLENGES: Early = { data: pageData('src/pages/games/challenges.tsx') }
+const SCOREBOARD: Early = { data: pageData('src/pages/games/scoreboard.tsx') }
+const BIGSCREEN: Early = { data: pageData('src/pages/games/bigscreen.tsx') }
 const ACCOUNT = ['account']
 const POST = ['post']
 const GAME = ['game', 'challenge']
@@ -76,8 +78,7 @@ const FRAME = ['frame']
 const MainLayout = lazyPage(
   async () => (await Promise.all([import('./layouts/main-layout'), loadAreas(FRAME)]))[0],
 )
-// The frame asks who is signed in on every page it shows.
-const MAIN: Early = { data: () => ['/api/account/profile'] }
+const MAIN: Early = { data: pageData('src/app/layouts/main-layout.tsx') }
 
 /**
  * The seed's route table (section 2). Matching is case-insensitive (React Router's default);
