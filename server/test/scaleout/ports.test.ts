@@ -147,13 +147,21 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('leases as PostgreSQL advisory l
     const admin = new pg.Client({ connectionString: url })
     await admin.connect()
     // pg_locks shows the two keys of an advisory lock as unsigned oids.
-    const killed = await admin.query(
-      `select pg_terminate_backend(pid) from pg_locks
+    const holders = await admin.query<{ pid: number }>(
+      `select pid from pg_locks
        where locktype = 'advisory' and granted and classid = $1 and objid = $2 and database =
          (select oid from pg_database where datname = current_database())`,
       [NAMESPACE >>> 0, keyOf('reaper') >>> 0],
     )
-    expect(killed.rowCount).toBe(1)
+    expect(holders.rowCount).toBe(1)
+    const pid = holders.rows[0]!.pid
+    await admin.query('select pg_terminate_backend($1)', [pid])
+    // Termination is a signal: the lock is gone once the backend has exited, not when it is sent.
+    for (let i = 0; i < 100; i++) {
+      const alive = await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])
+      if (alive.rowCount === 0) break
+      await new Promise((r) => setTimeout(r, 50))
+    }
     await admin.end()
     expect(await y.hold('reaper')).toBe(true)
     expect(await x.hold('reaper')).toBe(false)
