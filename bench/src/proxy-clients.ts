@@ -1,8 +1,8 @@
 /**
  * The proxy bench's interactive players: connections through the proxy that each send 4 KiB,
- * wait for the echo and pause 50 ms. They run in the bench process, or (`--clients-apart`) in a
- * process of their own, so that their WebSocket work does not delay the bench's own timing of
- * flag submits on the same event loop.
+ * wait for the echo and pause 50 ms. They run in a process of their own, so that their WebSocket
+ * work does not delay the bench's own timing of flag submits on the same event loop, or
+ * (`--clients-in-bench`) in the bench process, as the first version of this bench ran them.
  */
 import { fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'

@@ -7,7 +7,8 @@
  * containers.ts): --start-concurrency 2 --sequential 20 --burst 50 --read-rate 200 --submit-rate 40;
  * --engine-nice 10 runs the local engine at that nice level meanwhile (and restores it).
  * `--proxy` measures the platform proxy instead (see proxy.ts): --megabytes 64 --rounds 3
- * --connections 200 --proxy-containers 8 --submit-rate 100, and --clients-apart (proxy-clients.ts).
+ * --connections 200 --proxy-containers 8 --submit-rate 100; --clients-in-bench runs the 200 players on the bench's own event loop
+ * (proxy-clients.ts).
  * `--verdicts` measures the flag path as players feel it instead (see verdicts.ts): submit, then
  * poll the status every 500 ms (`--no-pause`: at once) until the verdict; `--rate 1000` sends
  * submissions on a schedule instead of from 64 waiting players; `--flags correct,wrong,mixed`;
@@ -216,7 +217,8 @@ async function main() {
           containers: arg('proxy-containers', 8),
           seconds: opts.seconds,
           submitRate: arg('submit-rate', 100),
-          clientsApart: args.includes('--clients-apart'),
+          // Players are on other machines: by default their load does not run on the timing loop.
+          clientsApart: !args.includes('--clients-in-bench'),
         },
         say,
       })
