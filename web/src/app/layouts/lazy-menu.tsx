@@ -1,22 +1,32 @@
 import { type ComponentType, type LazyExoticComponent, type ReactNode, Suspense, useState } from 'react'
 
 /**
- * A menu of the frame whose button shows with the first render while the menu's code (Mantine's
- * Menu and the dropdown-placement library, ~25 KiB) loads after it: phones paint the page
- * without waiting for a dropdown nobody has opened yet. A click before the code arrives opens
- * the menu once it has.
+ * A menu of the frame whose code (Mantine's Menu and the dropdown-placement library, ~25 KiB)
+ * loads when a pointer or the keyboard reaches its button, not with the page: phones paint the
+ * page without first fetching a dropdown nobody has opened. The button is there from the first
+ * render; a click before the code has arrived opens the menu once it has.
  */
 export function LazyMenu({
   menu: Menu,
   button,
 }: {
   menu: LazyExoticComponent<ComponentType<{ defaultOpened?: boolean }>>
-  /** The same button the menu shows, without the menu. */
-  button: (onClick: () => void) => ReactNode
+  /** The same button the menu shows, without the menu; `wake` goes on its events. */
+  button: (wake: { onPointerEnter: () => void; onFocus: () => void; onClick: () => void }) => ReactNode
 }) {
+  const [wanted, setWanted] = useState(false)
   const [clicked, setClicked] = useState(false)
+  const alone = button({
+    onPointerEnter: () => setWanted(true),
+    onFocus: () => setWanted(true),
+    onClick: () => {
+      setWanted(true)
+      setClicked(true)
+    },
+  })
+  if (!wanted) return alone
   return (
-    <Suspense fallback={button(() => setClicked(true))}>
+    <Suspense fallback={alone}>
       <Menu defaultOpened={clicked} />
     </Suspense>
   )

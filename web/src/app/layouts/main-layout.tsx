@@ -109,12 +109,10 @@ export default function MainLayout() {
           <TunnelMenu title={config.title} />
         </Suspense>
       )}
-      <LazyMenu menu={LanguageMenu} button={(onClick) => <LanguageButton onClick={onClick} />} />
+      <LazyMenu menu={LanguageMenu} button={(wake) => <LanguageButton {...wake} />} />
       <ColorSchemeToggle />
       <ThemeColorControl />
-      {user && (
-        <LazyMenu menu={UserMenu} button={(onClick) => <UserButton user={user} onClick={onClick} />} />
-      )}
+      {user && <LazyMenu menu={UserMenu} button={(wake) => <UserButton user={user} {...wake} />} />}
     </>
   )
 
