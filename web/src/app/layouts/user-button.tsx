@@ -4,7 +4,7 @@ import type { Profile } from '@/features/account/api'
 import { useTranslation } from '@/i18n'
 import classes from './main-layout.module.css'
 
-/** The account menu's button (user-menu.tsx), also shown alone while the menu's code loads. */
+/** The account menu's button (user-menu.tsx), shown alone until the menu's code has loaded. */
 export function UserButton({
   user,
   ...props

@@ -3,7 +3,7 @@ import { IconLanguage } from '@tabler/icons-react'
 import type { ComponentProps } from 'react'
 import { useTranslation } from '@/i18n'
 
-/** The language menu's button (language-menu.tsx), also shown alone while the menu's code loads. */
+/** The language menu's button (language-menu.tsx), shown alone until the menu's code has loaded. */
 export function LanguageButton(props: ActionIconProps & ComponentProps<'button'>) {
   const { t } = useTranslation()
   return (
