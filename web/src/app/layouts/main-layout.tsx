@@ -38,8 +38,10 @@ import { UserButton } from './user-button'
 
 /** Only contests whose containers go through the platform proxy load the tunnel control. */
 const TunnelMenu = lazy(() => import('@/features/tunnel/tunnel-menu'))
-const LanguageMenu = lazy(() => import('@/components/language/language-menu'))
-const UserMenu = lazy(() => import('./user-menu'))
+const loadLanguageMenu = () => import('@/components/language/language-menu')
+const LanguageMenu = lazy(loadLanguageMenu)
+const loadUserMenu = () => import('./user-menu')
+const UserMenu = lazy(loadUserMenu)
 
 interface Item {
   to: string
@@ -109,10 +111,16 @@ export default function MainLayout() {
           <TunnelMenu title={config.title} />
         </Suspense>
       )}
-      <LazyMenu menu={LanguageMenu} button={(wake) => <LanguageButton {...wake} />} />
+      <LazyMenu menu={LanguageMenu} load={loadLanguageMenu} button={(wake) => <LanguageButton {...wake} />} />
       <ColorSchemeToggle />
       <ThemeColorControl />
-      {user && <LazyMenu menu={UserMenu} button={(wake) => <UserButton user={user} {...wake} />} />}
+      {user && (
+        <LazyMenu
+          menu={UserMenu}
+          load={loadUserMenu}
+          button={(wake) => <UserButton user={user} {...wake} />}
+        />
+      )}
     </>
   )
 
