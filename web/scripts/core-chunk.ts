@@ -94,6 +94,9 @@ function areaOf(root: string): string | undefined {
   return undefined
 }
 
+/** The dropdown-placement library (see `needsPlacement`). */
+const PLACEMENT = /[\\/]node_modules[\\/]@floating-ui[\\/]/
+
 interface ModuleGraph {
   getModuleIds(): IterableIterator<string>
   getModuleInfo(
@@ -174,6 +177,22 @@ export function chunkOwners(
     if (late) accountLate.add(root)
     return late
   }
+  /**
+   * Whether a module needs the dropdown-placement library (~25 KiB: Menu, Popover, Tooltip,
+   * ScrollArea). What the frame's chunk holds, every page behind the frame loads before its
+   * first render, and the frame itself (AppShell) needs only the small part of the dialogs' code
+   * (scroll locking): the modules that need the library get chunks of their own, which only the
+   * pages and lazily loaded menus that show a dropdown, tooltip or table load.
+   */
+  const placement = new Map<string, boolean>()
+  const needsPlacement = (id: string): boolean => {
+    const known = placement.get(id)
+    if (known !== undefined) return known
+    placement.set(id, false) // an import cycle adds nothing
+    const found = PLACEMENT.test(id) || importsOf(id).some(needsPlacement)
+    placement.set(id, found)
+    return found
+  }
   const owners = new Map<string, string>()
   for (const [id, reachers] of reachedBy) {
     if (isCoreModule(id)) continue
@@ -192,10 +211,12 @@ export function chunkOwners(
         `late-${late
           .map((r) => path.basename(r).replace(/\..*/, ''))
           .sort()
-          .join('-')}`,
+          .join('-')}${needsPlacement(id) ? '-popups' : ''}`,
       )
     else if (areas.has('frame') || areas.size > 1) owners.set(id, 'frame')
     else if (reachers.size > 1) owners.set(id, `${[...areas][0]}-shared`)
   }
+  for (const [id, owner] of owners)
+    if (owner === 'frame' && needsPlacement(id)) owners.set(id, 'frame-popups')
   return owners
 }

@@ -1,4 +1,4 @@
-import { AppShell, Burger, Group, ScrollArea, Stack } from '@mantine/core'
+import { AppShell, Burger, Group, Stack } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import {
   type Icon,
@@ -15,7 +15,7 @@ import { lazy, Suspense, useEffect } from 'react'
 import { NavLink, Outlet, useLocation } from 'react-router'
 import { PageLoader } from '@/app/router'
 import { ColorSchemeToggle } from '@/components/color-scheme-toggle'
-import { LanguageMenu } from '@/components/language/language-menu'
+import { LanguageButton } from '@/components/language/language-button'
 import { ThemeColorControl } from '@/components/theme-color-control'
 import { hasRole, useUser } from '@/features/account/api'
 import { useConfig } from '@/features/info/api'
@@ -26,16 +26,22 @@ import classes from './main-layout.module.css'
 // Styles of the components this frame adds over the account pages' set (theme/styles.ts).
 import '@mantine/core/styles/AppShell.css'
 import '@mantine/core/styles/Burger.css'
+// The menus' and the dropdowns' styles stay here: pages' selects and popovers rely on them too.
 import '@mantine/core/styles/ScrollArea.css'
 import '@mantine/core/styles/Popover.css'
 import '@mantine/core/styles/Menu.css'
 import '@mantine/core/styles/Avatar.css'
 import '@mantine/core/styles/Divider.css'
 import { PasswordPrompt } from '@/features/account/components/password-prompt'
-import { UserMenu } from './user-menu'
+import { LazyMenu } from './lazy-menu'
+import { UserButton } from './user-button'
 
 /** Only contests whose containers go through the platform proxy load the tunnel control. */
 const TunnelMenu = lazy(() => import('@/features/tunnel/tunnel-menu'))
+const loadLanguageMenu = () => import('@/components/language/language-menu')
+const LanguageMenu = lazy(loadLanguageMenu)
+const loadUserMenu = () => import('./user-menu')
+const UserMenu = lazy(loadUserMenu)
 
 interface Item {
   to: string
@@ -105,10 +111,16 @@ export default function MainLayout() {
           <TunnelMenu title={config.title} />
         </Suspense>
       )}
-      <LanguageMenu />
+      <LazyMenu menu={LanguageMenu} load={loadLanguageMenu} button={(wake) => <LanguageButton {...wake} />} />
       <ColorSchemeToggle />
       <ThemeColorControl />
-      <UserMenu />
+      {user && (
+        <LazyMenu
+          menu={UserMenu}
+          load={loadUserMenu}
+          button={(wake) => <UserButton user={user} {...wake} />}
+        />
+      )}
     </>
   )
 
@@ -138,7 +150,8 @@ export default function MainLayout() {
         <AppShell.Section visibleFrom="sm" mb="md" style={{ display: 'flex', justifyContent: 'center' }}>
           <Brand />
         </AppShell.Section>
-        <AppShell.Section grow component={ScrollArea}>
+        {/* Native scrolling: Mantine's ScrollArea needs the dropdown-placement library. */}
+        <AppShell.Section grow style={{ overflowY: 'auto' }}>
           <NavItems items={items} drawer={opened} />
         </AppShell.Section>
         <AppShell.Section>

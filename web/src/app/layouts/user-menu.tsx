@@ -1,4 +1,4 @@
-import { ActionIcon, Avatar, Menu } from '@mantine/core'
+import { Menu } from '@mantine/core'
 import { IconDatabaseX, IconLogout, IconUser } from '@tabler/icons-react'
 import { Link, useNavigate } from 'react-router'
 import { clearCache } from '@/api/cache'
@@ -6,10 +6,13 @@ import { useLogout, useUser } from '@/features/account/api'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
-import classes from './main-layout.module.css'
+import { UserButton } from './user-button'
 
-/** The account control at the bottom of the navigation: profile, cache, log out. */
-export function UserMenu() {
+/**
+ * The account control at the bottom of the navigation: profile, cache, log out. Loaded after
+ * the frame's first render (lazy-menu.tsx).
+ */
+export default function UserMenu({ defaultOpened }: { defaultOpened?: boolean }) {
   const { t } = useTranslation()
   const { user } = useUser()
   const logout = useLogout()
@@ -19,20 +22,9 @@ export function UserMenu() {
   if (!user) return null
 
   return (
-    <Menu position="right-end" withinPortal shadow="md">
+    <Menu position="right-end" withinPortal shadow="md" defaultOpened={defaultOpened}>
       <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          size="lg"
-          radius="xl"
-          aria-label={`${t('common.user.menu')}: ${user.userName}`}
-        >
-          <Avatar src={user.avatar} alt="" size={32} radius="xl" color="brand">
-            {/* The initials are a picture of the name the button's label says: drawn by CSS, so
-                they are not text that the label would have to contain. */}
-            <span className={classes.initials} data-initials={user.userName.slice(0, 2).toUpperCase()} />
-          </Avatar>
-        </ActionIcon>
+        <UserButton user={user} />
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{user.userName}</Menu.Label>

@@ -1,26 +1,18 @@
-import { ActionIcon, Menu, Text } from '@mantine/core'
-import { IconLanguage } from '@tabler/icons-react'
+import { Menu, Text } from '@mantine/core'
 import { useTranslation } from '@/i18n'
 import { isMachineTranslated, LANGUAGES } from '@/i18n/languages'
+import { LanguageButton } from './language-button'
 import { useLanguageChoice } from './use-language-choice'
 
-/** The language menu of the navigation. */
-export function LanguageMenu() {
+/** The language menu of the navigation, loaded after the frame's first render (lazy-menu.tsx). */
+export default function LanguageMenu({ defaultOpened }: { defaultOpened?: boolean }) {
   const { t } = useTranslation()
   const { language, choose, dialog } = useLanguageChoice()
   return (
     <>
-      <Menu position="right-end" withinPortal shadow="md">
+      <Menu position="right-end" withinPortal shadow="md" defaultOpened={defaultOpened}>
         <Menu.Target>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label={t('common.language.label')}
-            title={t('common.language.label')}
-          >
-            <IconLanguage size={20} aria-hidden />
-          </ActionIcon>
+          <LanguageButton />
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Label>{t('common.language.label')}</Menu.Label>
