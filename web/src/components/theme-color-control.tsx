@@ -1,7 +1,7 @@
-import { ActionIcon } from '@mantine/core'
 import { IconPalette } from '@tabler/icons-react'
 import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from '@/i18n'
+import { FrameIconButton } from './frame-icon-button'
 
 const ThemeColorDialog = lazy(() => import('./theme-color-dialog'))
 
@@ -11,16 +11,7 @@ export function ThemeColorControl() {
   const [open, setOpen] = useState(false)
   return (
     <>
-      <ActionIcon
-        variant="subtle"
-        color="gray"
-        size="lg"
-        aria-label={t('common.theme.color')}
-        title={t('common.theme.color')}
-        onClick={() => setOpen(true)}
-      >
-        <IconPalette size={20} aria-hidden />
-      </ActionIcon>
+      <FrameIconButton label={t('common.theme.color')} icon={IconPalette} onClick={() => setOpen(true)} />
       {open && (
         <Suspense fallback={null}>
           <ThemeColorDialog onClose={() => setOpen(false)} />
