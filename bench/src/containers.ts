@@ -194,6 +194,15 @@ function daemonPid(): number | null {
   }
 }
 
+/** The local engine's CPUs, as the server reads them. */
+function engineCpus(): string {
+  try {
+    return execFileSync('docker', ['info', '--format', '{{.NCPU}}'], { encoding: 'utf8' }).trim()
+  } catch {
+    return '?'
+  }
+}
+
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
 const median = (xs: number[]) =>
@@ -216,7 +225,8 @@ export async function containerBench(ctx: {
   world: Seeded
   challengeId: number
   runId: string
-  startConcurrency: number
+  /** CONTAINER_START_CONCURRENCY given to the server; null: its default. */
+  startConcurrency: number | null
   opts: ContainerOptions
   say: (line: string) => void
   /** Told the server's platform id once known, so the clean-up finds its containers. */
@@ -357,9 +367,11 @@ export async function containerBench(ctx: {
 
   // Other work on the machine skews every figure here: say how busy it was.
   say(`Load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`)
-  say(
-    `Container starts, ${opts.sequential} sequential each way (CONTAINER_START_CONCURRENCY=${ctx.startConcurrency})`,
-  )
+  const concurrency =
+    ctx.startConcurrency === null
+      ? `CONTAINER_START_CONCURRENCY unset: the server's default, half the engine's ${engineCpus()} CPUs`
+      : `CONTAINER_START_CONCURRENCY=${ctx.startConcurrency}`
+  say(`Container starts, ${opts.sequential} sequential each way (${concurrency})`)
   const warmApi = await apiRun(0)
   await platformId()
   const warmRaw = await rawStart()

@@ -4,7 +4,7 @@
  *   --teams 1000 --challenges 50 --solves 20000 --seconds 10 --concurrency 64
  * (challenges default to the solves per team + 30, at least 50).
  * `--containers` measures challenge-container starts on the local Docker engine instead (see
- * containers.ts): --start-concurrency 2 --sequential 20 --burst 50 --read-rate 200 --submit-rate 40;
+ * containers.ts): --start-concurrency N (default: the server's) --sequential 20 --burst 50 --read-rate 200 --submit-rate 40;
  * --engine-nice 10 runs the local engine at that nice level meanwhile (and restores it).
  * `--proxy` measures the platform proxy instead (see proxy.ts): --megabytes 64 --rounds 3
  * --connections 200 --proxy-containers 8 --submit-rate 100; --clients-in-bench runs the 200 players on the bench's own event loop
@@ -73,7 +73,8 @@ const opts = {
 const proxyMode = args.includes('--proxy')
 const containerMode = args.includes('--containers') || proxyMode
 const hubMode = args.includes('--hubs')
-const startConcurrency = arg('start-concurrency', 2)
+// Unset: the server's own default (half the engine's CPUs).
+const startConcurrency = args.includes('--start-concurrency') ? arg('start-concurrency', 1) : null
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const serverUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
@@ -167,7 +168,9 @@ async function main() {
               ? {
                   CONTAINER_BACKEND: 'docker',
                   CONTAINER_NETWORK: `pennant-bench-${runId}`,
-                  CONTAINER_START_CONCURRENCY: String(startConcurrency),
+                  ...(startConcurrency === null
+                    ? {}
+                    : { CONTAINER_START_CONCURRENCY: String(startConcurrency) }),
                   DISABLE_RATE_LIMIT: 'true',
                   ...(proxyMode ? { CONTAINER_PORT_MAPPING: 'PlatformProxy' } : {}),
                 }

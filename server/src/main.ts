@@ -42,6 +42,11 @@ async function main() {
   if (infra.containers) {
     const c = config.containers
     app.log.info(`container entries use the host ${c.publicHost} (from ${c.publicHostFrom})`)
+    await app.deps.services.containerRuntime.startConcurrency().then(
+      ({ starts, from }) => app.log.info(`container starts go to the engine ${starts} at a time (${from})`),
+      (err: unknown) =>
+        app.log.warn({ err }, 'the container engine did not answer; starts go one at a time until it does'),
+    )
     // With several servers, one reconciles (the others could take its starts for strays).
     if (await infra.leases.hold('container reconcile'))
       await app.deps.services.containerRuntime

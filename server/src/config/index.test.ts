@@ -27,6 +27,10 @@ describe('loadConfig: containers', () => {
         .containers,
     ).toMatchObject({ publicHost: 'chal.example.org', publicHostFrom: 'CONTAINER_PUBLIC_HOST' })
   })
+  it('leaves the start concurrency to the engine unless it is set', () => {
+    expect(loadConfig({}).containers.startConcurrency).toBeNull()
+    expect(loadConfig({ CONTAINER_START_CONCURRENCY: '3' }).containers.startConcurrency).toBe(3)
+  })
   it('refuses settings it does not know, naming them', () => {
     expect(() => loadConfig({ CONTAINER_BACKEND: 'kubernetes' })).toThrow(/CONTAINER_BACKEND/)
     expect(() => loadConfig({ CONTAINER_SWARM_PUBLISH: 'mesh' })).toThrow(/CONTAINER_SWARM_PUBLISH/)

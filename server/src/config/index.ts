@@ -78,8 +78,12 @@ export interface ContainerConfig {
   network: string
   /** Swarm: publish on the node that runs the task (`host`) or through the routing mesh. */
   swarmPublish: 'host' | 'ingress'
-  /** Container starts running at once; the rest wait their turn. */
-  startConcurrency: number
+  /**
+   * Container starts sent to the engine at once; the rest wait their turn. Null (unset): half the
+   * engine's CPUs, at least one, since one start keeps a core busy and more at once only take
+   * CPU from everything else (see the bench figures in the README).
+   */
+  startConcurrency: number | null
   pidsLimit: number
   /** How often expired containers are looked for. */
   reaperIntervalMs: number
@@ -185,7 +189,9 @@ function containerConfig(env: Env, publicUrl: string | undefined): ContainerConf
     publicHostFrom: explicit ? 'CONTAINER_PUBLIC_HOST' : fromUrl ? 'PUBLIC_URL' : 'default',
     network,
     swarmPublish,
-    startConcurrency: int(env, 'CONTAINER_START_CONCURRENCY', 2, 1, 64),
+    startConcurrency: str(env, 'CONTAINER_START_CONCURRENCY')
+      ? int(env, 'CONTAINER_START_CONCURRENCY', 1, 1, 64)
+      : null,
     pidsLimit: int(env, 'CONTAINER_PIDS_LIMIT', 1024, 16, 1_000_000),
     reaperIntervalMs: int(env, 'CONTAINER_REAPER_INTERVAL', 30, 1, 3600) * 1000,
     portMapping: mapping === 'platformproxy' ? 'PlatformProxy' : 'Default',

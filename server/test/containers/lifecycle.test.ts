@@ -267,8 +267,12 @@ describe('a team container on Docker', () => {
     const c = await containerChallenge(admin, game.id)
     const players = []
     for (let i = 0; i < 6; i++) players.push(await acceptedPlayer(t.app, admin, game.id))
-    // CONTAINER_START_CONCURRENCY is 2 here: at most 4 starts are past the queue at once, so no
-    // more than 4 rows are ever waiting for the engine.
+    // CONTAINER_START_CONCURRENCY is unset here: half the engine's CPUs go at once, and twice
+    // that many starts are past the queue, so no more rows than that are ever waiting for it.
+    const { starts, from } = await t.app.deps.services.containerRuntime.startConcurrency()
+    const cpus = Number(docker('info', '--format', '{{.NCPU}}'))
+    expect(from).toBe(`half the engine's ${cpus} CPUs`)
+    expect(starts).toBe(Math.max(1, Math.floor(cpus / 2)))
     let most = 0
     let sampling = true
     const sampler = (async () => {
@@ -289,7 +293,7 @@ describe('a team container on Docker', () => {
     expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200])
     expect(new Set(answers.map((r) => r.json().entry)).size).toBe(6)
     expect(most).toBeGreaterThan(0)
-    expect(most).toBeLessThanOrEqual(4)
+    expect(most).toBeLessThanOrEqual(2 * starts)
     for (const p of players) {
       const res = await readEntryEventually(answers[players.indexOf(p)]!.json().entry)
       expect(res).toContain(`team=${p.teamId}`)

@@ -102,6 +102,14 @@ describe('a team container on Docker Swarm', () => {
     expect(() => docker('service', 'inspect', row!.containerId)).toThrow()
   })
 
+  it('sends starts half the swarm nodes’ CPUs at a time', async () => {
+    const cpus = Number(docker('info', '--format', '{{.NCPU}}'))
+    expect(await t.app.deps.services.containerRuntime.startConcurrency()).toEqual({
+      starts: Math.max(1, Math.floor(cpus / 2)),
+      from: `half the engine's ${cpus} CPUs`,
+    })
+  })
+
   it('names a missing image', async () => {
     const game = await createGame(admin)
     const c = await containerChallenge(admin, game.id, { containerImage: 'pennant-no-such-image:3' })

@@ -211,7 +211,7 @@ export function createDockerBackend(deps: {
 
     async info(): Promise<BackendInfo> {
       const e = await engineInfo()
-      return { name: 'docker', version: e.version, storageLimits: e.storage }
+      return { name: 'docker', version: e.version, storageLimits: e.storage, cpus: e.cpus }
     },
 
     async close() {},

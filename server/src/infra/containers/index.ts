@@ -82,6 +82,8 @@ export interface BackendInfo {
   version: string
   /** Whether storage limits are enforced (Docker needs overlay2 on xfs with quotas for it). */
   storageLimits: boolean
+  /** CPUs that run the containers: the engine's, or a swarm's ready nodes' together. */
+  cpus: number
 }
 
 export interface ContainerBackend {

@@ -268,8 +268,22 @@ export function createSwarmBackend(deps: {
 
     async info(): Promise<BackendInfo> {
       try {
-        const version = await docker.version()
-        return { name: 'swarm', version: String(version.Version ?? ''), storageLimits: false }
+        const [version, nodes] = await Promise.all([
+          docker.version(),
+          docker.listNodes() as Promise<
+            { Status?: { State?: string }; Description?: { Resources?: { NanoCPUs?: number } } }[]
+          >,
+        ])
+        // Tasks run on every ready node, so their CPUs together bound how many starts help.
+        const nanoCpus = nodes
+          .filter((n) => n.Status?.State === 'ready')
+          .reduce((sum, n) => sum + (n.Description?.Resources?.NanoCPUs ?? 0), 0)
+        return {
+          name: 'swarm',
+          version: String(version.Version ?? ''),
+          storageLimits: false,
+          cpus: Math.max(1, Math.round(nanoCpus / 1e9)),
+        }
       } catch (err) {
         throw toContainerError(err, 'asking the engine')
       }

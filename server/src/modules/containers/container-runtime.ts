@@ -40,22 +40,41 @@ export interface ContainerFailureReport {
   reason: string
 }
 
-/** A small counting semaphore: at most `size` holders, the rest wait in order. */
+/** A small counting semaphore: at most `size` holders, the rest wait in order; resizable. */
 function createGate(size: number) {
-  let free = size
+  let limit = size
+  let active = 0
   const waiting: (() => void)[] = []
-  return async function run<T>(work: () => Promise<T>): Promise<T> {
-    if (free > 0) free--
+  const admit = () => {
+    while (active < limit && waiting.length) {
+      active++
+      waiting.shift()!()
+    }
+  }
+  async function run<T>(work: () => Promise<T>): Promise<T> {
+    if (active < limit) active++
     else await new Promise<void>((resolve) => waiting.push(resolve))
     try {
       return await work()
     } finally {
-      const next = waiting.shift()
-      if (next) next()
-      else free++
+      active--
+      admit()
     }
   }
+  run.resize = (next: number) => {
+    limit = next
+    admit()
+  }
+  return run
 }
+
+/**
+ * Starts to send the engine at once when `CONTAINER_START_CONCURRENCY` is unset: half its CPUs.
+ * One start keeps about one core busy (network namespace hook, iptables, runc), and a burst of
+ * starts at once finishes little sooner than one at a time while taking the CPU the platform's
+ * own requests need when they share a host (README, container bench).
+ */
+export const autoStartConcurrency = (cpus: number) => Math.max(1, Math.floor(cpus / 2))
 
 /**
  * A backend failure as a catalogue error. Players read what they can act on; admins also get
@@ -94,11 +113,13 @@ export function createContainerRuntime(deps: {
   onFailed?: (failure: ContainerFailureReport) => void
 }) {
   const { db, backend, config } = deps
-  const gate = createGate(config.startConcurrency)
+  // Until the engine says how many CPUs it has, one start at a time.
+  const gate = createGate(config.startConcurrency ?? 1)
   // Player starts are admitted a few at a time: a burst of requests then spreads its checks,
   // rows and events over the time the engine takes anyway, instead of piling hundreds of
   // queries onto the database (and the other requests queued behind them) in its first second.
-  const admission = createGate(config.startConcurrency * 2)
+  const admission = createGate((config.startConcurrency ?? 1) * 2)
+  let concurrency: Promise<{ starts: number; from: string }> | null = null
   let platformId: Promise<string> | null = null
 
   /** This platform's id, labelled on its containers so reconcile never touches another's. */
@@ -126,10 +147,33 @@ export function createContainerRuntime(deps: {
   const publicHost = (reported: string | null) =>
     config.publicHostFrom === 'CONTAINER_PUBLIC_HOST' ? config.publicHost : (reported ?? config.publicHost)
 
+  /**
+   * How many starts go to the engine at once, and why; sizes the gates. Read from the engine
+   * once when not configured (again after a failure, meanwhile one at a time).
+   */
+  function startConcurrency(): Promise<{ starts: number; from: string }> {
+    if (config.startConcurrency !== null || !backend)
+      return Promise.resolve({ starts: config.startConcurrency ?? 1, from: 'CONTAINER_START_CONCURRENCY' })
+    concurrency ??= backend.info().then(
+      (info) => {
+        const starts = autoStartConcurrency(info.cpus)
+        gate.resize(starts)
+        admission.resize(starts * 2)
+        return { starts, from: `half the engine's ${info.cpus} CPUs` }
+      },
+      (err: unknown) => {
+        concurrency = null
+        throw err
+      },
+    )
+    return concurrency
+  }
+
   return {
     enabled: backend !== null,
     backend,
     platform,
+    startConcurrency,
     /** Runs a player's whole start in turn (see `admission`); the engine gate still applies inside. */
     admit: admission,
 
@@ -157,6 +201,8 @@ export function createContainerRuntime(deps: {
      */
     async start(rowId: string, launch: Launch): Promise<ContainerRow> {
       const engine = requireBackend()
+      // Sizes the gates on the first start after the engine came up (cached after that).
+      await startConcurrency().catch(() => undefined)
       const proxied = config.portMapping === 'PlatformProxy'
       let removedMeanwhile = false
       try {
