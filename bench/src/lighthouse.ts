@@ -7,7 +7,8 @@
  *   --runs 3   audits per page (the median is shown)
  *   --pages home,scoreboard   only these pages (default: all four)
  *   --json DIR  also writes each audit's full report to DIR/<page>-<run>.json (where the time
- *               goes: `bootup-time`, `long-tasks`, `largest-contentful-paint-element`, ...)
+ *               goes: `bootup-time`, `long-tasks`, `largest-contentful-paint-element`, ...) and
+ *               the page load's trace to DIR/<page>-<run>.trace.json (DevTools opens it)
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -118,6 +119,10 @@ async function main() {
         if (jsonDir) {
           await mkdir(jsonDir, { recursive: true })
           await writeFile(path.join(jsonDir, `${page.name}-${i + 1}.json`), out!.report as string)
+          // The page load's own trace (unthrottled: what the simulation starts from), for DevTools.
+          const trace = (out!.artifacts as { Trace?: unknown }).Trace
+          if (trace)
+            await writeFile(path.join(jsonDir, `${page.name}-${i + 1}.trace.json`), JSON.stringify(trace))
         }
         // A page that sent the browser elsewhere (signed out, not in the game) is not this page.
         if (new URL(out!.lhr.finalDisplayedUrl).pathname !== page.url)

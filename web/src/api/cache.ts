@@ -121,6 +121,12 @@ export async function hydrateCache(): Promise<void> {
   }
 }
 
+/** Puts an answer fetched in this visit in the cache, as SWR would once a hook had it. */
+export function primeCache(key: string, data: unknown): void {
+  map.set(key, { data })
+  schedule()
+}
+
 /** The SWR cache provider: the shared map with writes that schedule a save. */
 export function cacheProvider(): Cache {
   addEventListener('visibilitychange', () => {

@@ -9,8 +9,11 @@ import { resolveUrl } from './url'
 const get = (url: string) =>
   unwrap((api.GET as (u: string) => Promise<{ data?: unknown; response: Response }>)(url))
 
-/** Answers asked for ahead of their hook, by URL, with when they were asked (see `prefetch`). */
-const prefetched = new Map<string, { answer: Promise<unknown>; at: number }>()
+/**
+ * Answers asked for ahead of their hook, by URL, with when they were asked (see `prefetch`) and,
+ * once it has arrived, the data.
+ */
+const prefetched = new Map<string, { answer: Promise<unknown>; at: number; arrived?: { data: unknown } }>()
 /** A prefetched answer no hook took within this long is dropped rather than served stale. */
 const PREFETCH_KEPT_MS = 10_000
 
@@ -39,8 +42,31 @@ function takeEarly(url: string): Promise<unknown> | undefined {
 export function prefetch(url: string): void {
   if (prefetched.has(url)) return
   const answer = takeEarly(url) ?? get(url)
-  answer.catch(() => {}) // a failure is reported by the hook that takes it
-  prefetched.set(url, { answer, at: Date.now() })
+  const entry: { answer: Promise<unknown>; at: number; arrived?: { data: unknown } } = {
+    answer,
+    at: Date.now(),
+  }
+  // A failure is reported by the hook that takes it.
+  answer.then(
+    (data) => {
+      entry.arrived = { data }
+    },
+    () => {},
+  )
+  prefetched.set(url, entry)
+}
+
+/**
+ * The prefetched answers that have arrived once all have or `enough` settles, whichever is first:
+ * start-up puts them in the cache so the first render shows the page with its data, instead of
+ * placeholders first and the page again a moment later. (The hooks still take the same answers
+ * when they mount, so nothing is asked twice.)
+ */
+export async function arrivedPrefetches(enough: Promise<unknown>): Promise<[string, unknown][]> {
+  await Promise.race([Promise.allSettled([...prefetched.values()].map((e) => e.answer)), enough])
+  return [...prefetched].flatMap(([url, e]) =>
+    e.arrived ? [[url, e.arrived.data] as [string, unknown]] : [],
+  )
 }
 
 /** Fetches a resolved API URL (the SWR key) through the typed client. */
