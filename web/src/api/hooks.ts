@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react'
 import useSWR, { type SWRConfiguration, useSWRConfig } from 'swr'
 import { EARLY_GLOBAL } from '@/app/early-data'
 import { api, unwrap } from './client'
@@ -64,8 +65,55 @@ export function prefetch(url: string): void {
  */
 export async function arrivedPrefetches(enough: Promise<unknown>): Promise<[string, unknown][]> {
   await Promise.race([Promise.allSettled([...prefetched.values()].map((e) => e.answer)), enough])
-  return [...prefetched].flatMap(([url, e]) =>
-    e.arrived ? [[url, e.arrived.data] as [string, unknown]] : [],
+  const arrived: [string, unknown][] = []
+  for (const [url, e] of prefetched)
+    if (e.arrived) {
+      arrived.push([url, e.arrived.data])
+      // Now in the cache: a later fetch of the URL asks the server again.
+      prefetched.delete(url)
+      primed.set(url, Date.now())
+    }
+  return arrived
+}
+
+/**
+ * URLs whose answer start-up put in the cache, with when: a hook mounting within SWR's usual
+ * deduplication window takes that answer as fresh instead of asking again at once (its polling
+ * runs as usual).
+ */
+const primed = new Map<string, number>()
+const PRIMED_FRESH_MS = 2_000
+const freshlyPrimed = (key: string | null) => {
+  const at = key ? primed.get(key) : undefined
+  return at !== undefined && Date.now() - at < PRIMED_FRESH_MS
+}
+
+let painted = false
+const paintListeners = new Set<() => void>()
+/**
+ * Called once the first screen is up (app.tsx): the frame after it has been painted, or a second
+ * later if the tab is hidden and paints nothing. Hooks for what the first paint can do without
+ * (notices, switches, the freeze banner) ask only then, so the requests and work the page's
+ * main content needs are not queued behind them.
+ */
+export function markFirstPaint(): void {
+  const done = () => {
+    if (painted) return
+    painted = true
+    for (const listener of paintListeners) listener()
+  }
+  requestAnimationFrame(() => setTimeout(done, 0))
+  setTimeout(done, 1000)
+}
+
+/** Whether the first screen has been painted (see `markFirstPaint`). */
+export function useFirstPaintDone(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      paintListeners.add(listener)
+      return () => paintListeners.delete(listener)
+    },
+    () => painted,
   )
 }
 
@@ -89,7 +137,11 @@ export function useApi<P extends GetPath>(
   config?: SWRConfiguration<Ok<P>, ApiError>,
 ) {
   const key = path ? resolveUrl(path, params as Parameters<typeof resolveUrl>[1]) : null
-  return useSWR<Ok<P>, ApiError>(key, fetchUrl as (url: string) => Promise<Ok<P>>, config)
+  return useSWR<Ok<P>, ApiError>(
+    key,
+    fetchUrl as (url: string) => Promise<Ok<P>>,
+    freshlyPrimed(key) ? { ...config, revalidateOnMount: false } : config,
+  )
 }
 
 /** The key a GET route is cached under, for invalidation after a change. */

@@ -1,9 +1,9 @@
 import { DirectionProvider, MantineProvider } from '@mantine/core'
-import { memo, type ReactNode, useMemo } from 'react'
+import { memo, type ReactNode, useEffect, useMemo } from 'react'
 import { BrowserRouter } from 'react-router'
 import { SWRConfig } from 'swr'
 import { cacheProvider } from '@/api/cache'
-import { fetchUrl } from '@/api/hooks'
+import { fetchUrl, markFirstPaint } from '@/api/hooks'
 import { ConfirmHost } from '@/components/confirm'
 import { useConfig } from '@/features/info/api'
 import { useTranslation } from '@/i18n'
@@ -58,6 +58,8 @@ function ThemedMantine({ children }: { children: ReactNode }) {
 }
 
 export function App() {
+  // The first commit holds the whole first screen (main.tsx waits for its code and data).
+  useEffect(markFirstPaint, [])
   return (
     <SWRConfig value={swrOptions}>
       {/* Follows `<html dir>`, which the i18n module sets with the language (RTL pseudo-locale). */}

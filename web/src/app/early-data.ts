@@ -10,7 +10,8 @@ export const PAGE_DATA = {
   'src/app/layouts/main-layout.tsx': ['/api/account/profile'],
   'src/pages/home.tsx': ['/api/posts/latest', '/api/game/recent?limit=6'],
   'src/pages/games/challenges.tsx': ['/api/game/{id}', '/api/game/{id}/details'],
-  'src/pages/games/scoreboard.tsx': ['/api/game/{id}', '/api/game/{id}/scoreboard'],
+  // The team's details mark its own row (scoreboard-view.tsx), which changes the row's height.
+  'src/pages/games/scoreboard.tsx': ['/api/game/{id}', '/api/game/{id}/scoreboard', '/api/game/{id}/details'],
   'src/pages/games/bigscreen.tsx': ['/api/ext/features'],
 } as const satisfies Record<string, readonly string[]>
 

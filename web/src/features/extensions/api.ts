@@ -10,16 +10,17 @@ export type FeatureName = keyof Features
  * Which of Pennant's own additions an admin switched on (`/api/ext/features`). Screens that
  * offer one (identity-provider buttons, the big-screen link…) show it only when it is on.
  */
-export function useFeatures() {
-  return useApi(FEATURES, undefined, { revalidateOnFocus: false, dedupingInterval: 60_000 })
+export function useFeatures(ask = true) {
+  return useApi(ask ? FEATURES : null, undefined, { revalidateOnFocus: false, dedupingInterval: 60_000 })
 }
 
 /**
  * Whether one addition is on: `undefined` while it loads (screens show nothing of an addition
- * until they know it is on), false when the switches cannot be read.
+ * until they know it is on), false when the switches cannot be read. `ask: false` for a caller
+ * that could not use it anyway (a player, for a staff-only link) skips the request.
  */
-export function useFeature(name: FeatureName): boolean | undefined {
-  const { data, error } = useFeatures()
+export function useFeature(name: FeatureName, ask = true): boolean | undefined {
+  const { data, error } = useFeatures(ask)
   if (error) return false
   return data ? data[name] : undefined
 }

@@ -1,5 +1,5 @@
 import { api, unwrap } from '@/api/client'
-import { useApi, useRevalidate } from '@/api/hooks'
+import { useApi, useFirstPaintDone, useRevalidate } from '@/api/hooks'
 import type { Ok } from '@/api/types'
 
 export type FreezeStatus = Ok<'/api/ext/games/{id}/freeze'>
@@ -10,8 +10,10 @@ export type FreezeStatus = Ok<'/api/ext/games/{id}/freeze'>
  */
 export function useFreeze(gameId: number) {
   const valid = Number.isSafeInteger(gameId) && gameId > 0
+  // A banner that appears a frame later; the page's content goes first.
+  const painted = useFirstPaintDone()
   return useApi(
-    valid ? '/api/ext/games/{id}/freeze' : null,
+    valid && painted ? '/api/ext/games/{id}/freeze' : null,
     { path: { id: gameId } },
     {
       refreshInterval: 60_000,

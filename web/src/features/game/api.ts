@@ -1,6 +1,6 @@
 import { api, unwrap } from '@/api/client'
 import type { ApiError } from '@/api/error'
-import { apiKey, ONCE, useApi, useRevalidate } from '@/api/hooks'
+import { apiKey, ONCE, useApi, useFirstPaintDone, useRevalidate } from '@/api/hooks'
 import type { AnswerResult, Body, Ok } from '@/api/types'
 import { upload } from '@/api/upload'
 import { backoffSchedule, pollUntil } from './poll-backoff'
@@ -96,8 +96,10 @@ const LIVE_REFRESH = { refreshInterval: 120_000 }
 
 /** The game's notices; polled every 10 s unless the user hub is live. */
 export function useNotices(id: number, live = false) {
+  // A side panel: asked for once the board is on screen.
+  const painted = useFirstPaintDone()
   return useApi(
-    '/api/game/{id}/notices',
+    painted ? '/api/game/{id}/notices' : null,
     { path: { id }, query: { count: 100, skip: 0 } },
     { ...retry, ...(live ? LIVE_REFRESH : {}) },
   )

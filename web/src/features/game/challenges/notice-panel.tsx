@@ -82,7 +82,7 @@ export function NoticePanel({
       })
     },
   })
-  const { data, error, isLoading, mutate } = useNotices(gameId, hub === 'live')
+  const { data, error, mutate } = useNotices(gameId, hub === 'live')
   // Whatever was posted while the connection was down is read once it is back.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the connection coming up is the trigger
   useEffect(() => {
@@ -105,7 +105,7 @@ export function NoticePanel({
           onChange={setFilter}
           options={FILTERS.map((f) => ({ value: f, label: t(`challenge.notice.filter.${f}`) }))}
         />
-        {isLoading && !data ? (
+        {!data && !error ? (
           <Stack gap={6} aria-busy="true" aria-label={t('common.loading')}>
             <Skeleton height={14} />
             <Skeleton height={14} width="80%" />

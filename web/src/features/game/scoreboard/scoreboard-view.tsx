@@ -71,7 +71,8 @@ export function ScoreboardView({ game }: { game: GameInfo }) {
   const [openTeam, setOpenTeam] = useState<ScoreboardItem | null>(null)
   // Our addition: organisers open the projector view from here.
   const { user } = useUser()
-  const bigScreen = useFeature('bigScreen') === true && hasRole(user?.role, 'Monitor')
+  const monitor = hasRole(user?.role, 'Monitor')
+  const bigScreen = useFeature('bigScreen', monitor) === true && monitor
 
   // A new filter starts from its first page.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filter change is the trigger
@@ -136,7 +137,9 @@ export function ScoreboardView({ game }: { game: GameInfo }) {
                 </Button>
               )}
             </Group>
-            <Group gap="sm" align="flex-end">
+            {/* A row of its own on phones, so the heading's badge changing width ("Connecting…",
+                then "Live") does not move it, and the table under it, between rows. */}
+            <Group gap="sm" align="flex-end" w={{ base: '100%', xs: 'auto' }}>
               {divisions.length > 0 && (
                 <NativeSelect
                   label={t('game.scoreboard.division')}
