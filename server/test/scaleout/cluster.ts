@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -79,11 +79,28 @@ export async function killHard(server: ServerProcess) {
 /**
  * Debian's nginx in front of the servers, as a deployment would have it: round robin without
  * stickiness, WebSockets passed through, the client address in X-Forwarded-For, and which
- * server answered in `X-Upstream` (for tests).
+ * server answered in `X-Upstream` (for tests). `tls`: HTTPS with HTTP/2, as a public site is
+ * served, on a self-signed certificate made for the run (clients must accept it).
  */
-export async function startNginx(upstreams: number[], listenPort?: number) {
+export async function startNginx(upstreams: number[], listenPort?: number, tls = false) {
   const dir = await mkdtemp(path.join(tmpdir(), 'pennant-nginx-'))
   const port = listenPort ?? (await freePort())
+  if (tls)
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1'].concat([
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ]),
+      { stdio: 'ignore' },
+    )
+  const listen = tls
+    ? `listen 127.0.0.1:${port} ssl http2;
+    ssl_certificate ${dir}/cert.pem;
+    ssl_certificate_key ${dir}/key.pem;`
+    : `listen 127.0.0.1:${port};`
   const conf = `
 ${process.getuid?.() === 0 ? 'user root;' : ''}
 worker_processes 1;
@@ -103,7 +120,7 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`
     keepalive 64;
   }
   server {
-    listen 127.0.0.1:${port};
+    ${listen}
     client_max_body_size 32m;
     location / {
       proxy_pass http://pennant;
@@ -128,11 +145,17 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`
     },
   )
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const url = `http://127.0.0.1:${port}`
+  const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`
   for (let i = 0; i < 100; i++) {
     if (child.exitCode !== null) throw new Error('nginx exited during start-up')
     try {
-      await fetch(`${url}/healthz`)
+      // Listening is enough (a TLS answer would need the self-signed certificate trusted).
+      await new Promise<void>((resolve, reject) => {
+        const probe = connect(port, '127.0.0.1', () => {
+          probe.end()
+          resolve()
+        }).once('error', reject)
+      })
       break
     } catch {
       await new Promise((r) => setTimeout(r, 100))
