@@ -9,6 +9,7 @@
  *   --tls       through Debian's nginx with HTTPS and HTTP/2 (a self-signed certificate), as a
  *               public site is served; without it the bare server answers over HTTP/1.1, where a
  *               phone gets six connections and the page's ~30 files queue on them
+ *   --explain   prints, for each page's last audit, the simulated timeline its LCP came from
  *   --json DIR  also writes each audit's full report to DIR/<page>-<run>.json (where the time
  *               goes: `bootup-time`, `long-tasks`, `largest-contentful-paint-element`, ...) and
  *               the page load's trace to DIR/<page>-<run>.trace.json (DevTools opens it)
@@ -23,6 +24,7 @@ import lighthouse from 'lighthouse'
 import WebSocket from 'ws'
 import { startNginx } from '../../server/test/scaleout/cluster.ts'
 import { setUp } from './demo-world.ts'
+import { lcpTimeline } from './lcp-timeline.ts'
 import { waitFor } from './server-process.ts'
 
 const args = process.argv.slice(2)
@@ -32,6 +34,7 @@ const jsonDir = args.includes('--json')
   : undefined
 const only = args.includes('--pages') ? (args[args.indexOf('--pages') + 1] ?? '').split(',') : undefined
 const tls = args.includes('--tls')
+const explain = args.includes('--explain')
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const PORT = 18900 + Math.floor(Math.random() * 400)
 /** The server itself (set-up talks to it directly). */
@@ -117,7 +120,9 @@ async function main() {
     )
     say('| page | performance | LCP | TBT | CLS | transferred |')
     say('|---|---|---|---|---|---|')
+    const explained: string[] = []
     for (const page of pages) {
+      let lastArtifacts: Record<string, unknown> | undefined
       const results: { perf: number; lcp: number; tbt: number; cls: number; bytes: number }[] = []
       await useCookies(
         chrome.port,
@@ -145,6 +150,7 @@ async function main() {
         // A page that sent the browser elsewhere (signed out, not in the game) is not this page.
         if (new URL(out!.lhr.finalDisplayedUrl).pathname !== page.url)
           throw new Error(`${page.name}: ended on ${out!.lhr.finalDisplayedUrl}, not ${page.url}`)
+        lastArtifacts = out!.artifacts as unknown as Record<string, unknown>
         const a = out!.lhr.audits
         results.push({
           perf: Math.round((out!.lhr.categories.performance!.score ?? 0) * 100),
@@ -154,11 +160,13 @@ async function main() {
           bytes: a['total-byte-weight']!.numericValue ?? 0,
         })
       }
+      if (explain && lastArtifacts) explained.push(`${page.name}:`, ...(await lcpTimeline(lastArtifacts)))
       const m = (k: keyof (typeof results)[number]) => median(results.map((r) => r[k]))
       say(
         `| ${page.name} | ${m('perf')} | ${(m('lcp') / 1000).toFixed(2)} s | ${Math.round(m('tbt'))} ms | ${m('cls').toFixed(3)} | ${Math.round(m('bytes') / 1024)} KiB |`,
       )
     }
+    for (const line of explained) say(line)
   } finally {
     chrome.kill()
     await nginx?.stop()
