@@ -58,9 +58,9 @@ export default defineConfig({
     },
     {
       // The page starts fetching, while the core chunk still downloads, everything start-up
-      // would otherwise only ask for once that chunk has run: the English common strings (always
-      // loaded, as the fallback language) and the code and styles of the route being opened
-      // (scripts/first-loads.mjs; the main frame for other pages outside the account screens).
+      // would otherwise only ask for once that chunk has run: the code and styles of the route
+      // being opened (scripts/first-loads.mjs; the main frame for other pages outside the
+      // account screens).
       // One wave of requests from the HTML instead of a second one after the core chunk.
       name: 'pennant-early-chunks',
       apply: 'build',
@@ -70,8 +70,6 @@ export default defineConfig({
           const chunks = Object.values(bundle ?? {}).filter((c) => c.type === 'chunk')
           const byName = new Map(chunks.map((c) => [c.fileName, c]))
           const chunk = (source: string) => chunks.find((c) => c.facadeModuleId?.endsWith(`/${source}`))
-          const common = chunk('src/i18n/locales/en-US/common.json')
-          if (!common) throw new Error('early chunks: common strings not found')
           /** A chunk's file, its static imports' and their styles, once each. */
           const collect = (file: string, into: Set<string>) => {
             if (into.has(file)) return
@@ -82,7 +80,6 @@ export default defineConfig({
           }
           const loaded = new Set<string>()
           for (const c of chunks) if (c.isEntry) collect(c.fileName, loaded)
-          collect(common.fileName, loaded)
           const filesOf = (modules: string[]) => {
             const files = new Set<string>()
             for (const source of modules) {
@@ -108,11 +105,6 @@ export default defineConfig({
           // Same CORS mode as the links the bundler's loader adds, so the preloads are used.
           return [
             {
-              tag: 'link',
-              attrs: { rel: 'modulepreload', crossorigin: true, href: `/${common.fileName}` },
-              injectTo: 'head',
-            },
-            {
               tag: 'script',
               // The answers go out with the stored language, as the app's own requests do.
               children: `{const f=${names},p=location.pathname,e=window.${EARLY_GLOBAL}={},a=(u)=>{let l;try{l=localStorage.getItem('language')}catch{}e[u]??=fetch(u,{credentials:'same-origin',headers:l?{'Accept-Language':l}:{}})};a('${START_DATA}');for(const[r,l,d]of ${routeTable}){const m=p.match(new RegExp(r,'i'));if(!m)continue;for(const i of l){const k=document.createElement('link'),h=f[i];k.rel=h.endsWith('.css')?'preload':'modulepreload';if(k.rel==='preload')k.as='style';k.href='/static/'+h;k.crossOrigin='';document.head.append(k)}for(const u of d)a(u.replace(/\\{(\\w+)\\}/g,(_,n)=>encodeURIComponent(m.groups[n])));break}}`,
@@ -134,6 +126,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     assetsDir: 'static',
+    // Browsers without modulepreload (Safari before 17) only miss the head start: the imports
+    // still load everything. The polyfill would ship to every browser for them.
+    modulePreload: { polyfill: false },
     // The report in scripts/bundle-size.mjs reads the manifest to add up each route's first load.
     manifest: true,
     chunkSizeWarningLimit: 600,

@@ -1,19 +1,19 @@
 // Prints the gzip size of each route's first load: the JS and CSS a browser fetches before the
 // page is usable, read from the build manifest (run `npm run build -w web` first).
-// A route's first load = the entry and everything it always loads at start (toasts, English
-// strings) + the route's layouts and page + their static imports + chunks the page shows at
+// A route's first load = the entry and everything it always loads at start (toasts; the English
+// common strings are part of it) + the route's layouts and page + their static imports + chunks the page shows at
 // once (Markdown). Shared chunks count once per route.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { routeModules, routes, strings } from './first-loads.mjs'
+import { routeModules, routes } from './first-loads.mjs'
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist')
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'))
 
 /** Loaded on every first visit, whatever the route. */
-const always = [...Object.keys(manifest).filter((k) => manifest[k].isEntry), strings('common')]
+const always = Object.keys(manifest).filter((k) => manifest[k].isEntry)
 
 const gz = new Map()
 function gzipSize(file) {

@@ -8,6 +8,7 @@ import {
   setCurrentLanguage,
   type UiLanguage,
 } from './languages'
+import englishCommon from './locales/en-US/common.json'
 import { type Messages, translate, translateList } from './translate'
 
 /**
@@ -20,13 +21,16 @@ import { type Messages, translate, translateList } from './translate'
  * fallback and lazy loading, and i18next with its React binding would cost ~18 KB gzip of a
  * 150 KB first-load budget (see README, "Web client").
  */
-const files = import.meta.glob<{ default: Messages }>('./locales/*/*.json')
+// The English common strings come with the start-up code: every page shows them (or falls back
+// to them), so a request of their own would only add a round trip to every first load.
+const files = import.meta.glob<{ default: Messages }>(['./locales/*/*.json', '!./locales/en-US/common.json'])
 
 const STORAGE_KEY = 'language'
 /** language → area → strings; an area present here is loaded (possibly empty: no file). */
 const loaded = new Map<UiLanguage, Map<string, Messages>>()
 const pending = new Map<string, Promise<void>>()
 let language: UiLanguage = DEFAULT_LANGUAGE
+loaded.set(DEFAULT_LANGUAGE, new Map([['common', englishCommon as Messages]]))
 /** Bumped when strings arrive, so components re-render with them. */
 let version = 0
 const listeners = new Set<() => void>()
