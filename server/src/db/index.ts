@@ -21,6 +21,8 @@ export interface Database {
 }
 
 const migrationsFolder = path.join(serverDir, 'src/db/migrations')
+/** The advisory lock key servers hold while they migrate (any fixed number of our own). */
+const MIGRATION_LOCK = 0x70656e6e // "penn"
 
 /**
  * Opens PostgreSQL when a URL is given, otherwise the embedded PGlite database
@@ -47,7 +49,22 @@ export async function openDatabase(opts: {
     // the pool replaces it on the next query.
     pool.on('error', (err) => opts.onIdleError?.(err))
     const db = drizzle(pool, { schema, logger })
-    await migrate(db, { migrationsFolder })
+    // Servers starting together on one database take turns: one applies what is missing, the
+    // others then find nothing to do. Without the lock they raced on the same DDL and failed.
+    // A session lock on its own connection, so it goes with that connection if the process dies.
+    const holder = await pool.connect()
+    try {
+      await holder.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
+      await migrate(drizzle(holder, { schema }), { migrationsFolder })
+    } finally {
+      // A connection that cannot unlock (a failed migration left it broken) is closed instead,
+      // which lets go of the lock all the same.
+      const unlocked = await holder.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).then(
+        () => true,
+        () => false,
+      )
+      holder.release(!unlocked)
+    }
     const stats = () => ({
       total: pool.totalCount,
       idle: pool.idleCount,
