@@ -2,6 +2,7 @@ import { Menu } from '@mantine/core'
 import { IconDatabaseX, IconLogout, IconUser } from '@tabler/icons-react'
 import { Link, useNavigate } from 'react-router'
 import { clearCache } from '@/api/cache'
+import { FRAME_MENU } from '@/components/frame-menu'
 import { useLogout, useUser } from '@/features/account/api'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
@@ -22,7 +23,7 @@ export default function UserMenu({ defaultOpened }: { defaultOpened?: boolean })
   if (!user) return null
 
   return (
-    <Menu position="right-end" withinPortal shadow="md" defaultOpened={defaultOpened}>
+    <Menu {...FRAME_MENU} defaultOpened={defaultOpened}>
       <Menu.Target>
         <UserButton user={user} />
       </Menu.Target>

@@ -1,4 +1,5 @@
 import { Menu, Text } from '@mantine/core'
+import { FRAME_MENU } from '@/components/frame-menu'
 import { useTranslation } from '@/i18n'
 import { isMachineTranslated, LANGUAGES } from '@/i18n/languages'
 import { LanguageButton } from './language-button'
@@ -10,7 +11,7 @@ export default function LanguageMenu({ defaultOpened }: { defaultOpened?: boolea
   const { language, choose, dialog } = useLanguageChoice()
   return (
     <>
-      <Menu position="right-end" withinPortal shadow="md" defaultOpened={defaultOpened}>
+      <Menu {...FRAME_MENU} defaultOpened={defaultOpened}>
         <Menu.Target>
           <LanguageButton />
         </Menu.Target>
