@@ -14,7 +14,8 @@ const get = (url: string) =>
  * Answers asked for ahead of their hook, by URL, with when they were asked (see `prefetch`) and,
  * once it has arrived, the data.
  */
-const prefetched = new Map<string, { answer: Promise<unknown>; at: number; arrived?: { data: unknown } }>()
+type Prefetched = { answer: Promise<unknown>; at: number; arrived?: { data: unknown } }
+const prefetched = new Map<string, Prefetched>()
 /** A prefetched answer no hook took within this long is dropped rather than served stale. */
 const PREFETCH_KEPT_MS = 10_000
 
@@ -43,10 +44,7 @@ function takeEarly(url: string): Promise<unknown> | undefined {
 export function prefetch(url: string): void {
   if (prefetched.has(url)) return
   const answer = takeEarly(url) ?? get(url)
-  const entry: { answer: Promise<unknown>; at: number; arrived?: { data: unknown } } = {
-    answer,
-    at: Date.now(),
-  }
+  const entry: Prefetched = { answer, at: Date.now() }
   // A failure is reported by the hook that takes it.
   answer.then(
     (data) => {
@@ -60,8 +58,8 @@ export function prefetch(url: string): void {
 /**
  * The prefetched answers that have arrived once all have or `enough` settles, whichever is first:
  * start-up puts them in the cache so the first render shows the page with its data, instead of
- * placeholders first and the page again a moment later. (The hooks still take the same answers
- * when they mount, so nothing is asked twice.)
+ * placeholders first and the page again a moment later. The answers taken leave the prefetch
+ * map, and hooks mounting soon after do not ask again (see `primed`).
  */
 export async function arrivedPrefetches(enough: Promise<unknown>): Promise<[string, unknown][]> {
   await Promise.race([Promise.allSettled([...prefetched.values()].map((e) => e.answer)), enough])
@@ -93,7 +91,7 @@ const paintListeners = new Set<() => void>()
 /**
  * Called once the first screen is up (app.tsx): the frame after it has been painted, or a second
  * later if the tab is hidden and paints nothing. Hooks for what the first paint can do without
- * (notices, switches, the freeze banner) ask only then, so the requests and work the page's
+ * (the notices panel, the freeze banner) ask only then, so the requests and work the page's
  * main content needs are not queued behind them.
  */
 export function markFirstPaint(): void {
