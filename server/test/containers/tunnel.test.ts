@@ -148,8 +148,10 @@ describe('the tunnel command (GET /api/ext/tunnel.mjs)', () => {
     expect(await (await call('GET', '/pool', SITE)).json()).toEqual([{ remote, local }])
     expect(await (await call('GET', '/pool', stranger)).status).toBe(403)
 
-    // local port → tunnel → proxy → container → the team's own flag
-    const text = await readEntryEventually(local)
+    // local port → tunnel → proxy → container → the team's own flag. The file's first proxied
+    // connection also waits for the proxy's child process to come up, which on a loaded CI
+    // machine (nine container files at once, each child compiled by tsx) has taken over 10 s.
+    const text = await readEntryEventually(local, 30_000)
     expect(team.flag).toMatch(/^flag\{/)
     expect(text).toContain(`flag=${team.flag} team=${team.teamId}`)
 
