@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import type { BrowserContext, Page } from '@playwright/test'
 import { awardedScore } from '../../server/src/engine/blood-bonus.ts'
 import { dynamicScore } from '../../server/src/engine/scoring.ts'
@@ -6,6 +7,11 @@ import { type AdminApi, ApiClient, expect, harnessEnv, test } from '../harness/f
 // Playing a game end to end: two players join through the game's home, solve challenges on the
 // board (wrong flag, right flag), and the scoreboard shows the ranks, scores and bloods the
 // engine's rules give. Then a phone-width solve, and screenshots of every playing screen.
+
+/** What a wrong flag may answer: the English quips the web client picks from. */
+const WRONG_FLAG_QUIPS: string[] = JSON.parse(
+  readFileSync(new URL('../../web/src/i18n/locales/en-US/game.json', import.meta.url), 'utf8'),
+).quips
 
 interface Challenge {
   id: number
@@ -125,16 +131,28 @@ async function submitFlag(
   await card(page, challenge).click()
   const dialog = page.getByRole('dialog', { name: challenge.title })
   await expect(dialog.getByText(`Find the flag of ${challenge.title}.`)).toBeVisible()
-  await dialog.getByRole('textbox', { name: 'Flag' }).fill(flag)
-  await dialog.getByRole('textbox', { name: 'Flag' }).press('Enter')
+  // The flag field has the keyboard as soon as the challenge is there: type at once.
+  const field = dialog.getByRole('textbox', { name: 'Flag' })
+  await expect(field).toBeFocused()
+  await page.keyboard.type(flag)
+  await field.press('Enter')
   await expect(toast(page, expected).first()).toBeVisible()
   if (expected === 'Correct!') {
     await expect(dialog).toBeHidden()
     await expect(card(page, challenge)).toContainText('Solved')
   } else {
-    await dialog.getByRole('button', { name: 'Close' }).click()
+    // The judge knows only "wrong": the message must not hint at closeness or another challenge.
+    const message = await toast(page, expected)
+      .first()
+      .locator('.mantine-Notification-description')
+      .textContent()
+    expect(WRONG_FLAG_QUIPS).toContain(message)
+    expect(message).not.toMatch(/close|almost|narrow|challenge/i)
+    await page.keyboard.press('Escape')
     await expect(dialog).toBeHidden()
   }
+  // Closed, the keyboard is back on the challenge's card, not at the top of the page.
+  await expect(card(page, challenge)).toBeFocused()
 }
 
 test('two teams join, solve, and the scoreboard ranks them by the engine’s rules', async ({

@@ -1,7 +1,7 @@
 import { Button, Skeleton, Stack } from '@mantine/core'
 import { useLocalStorage } from '@mantine/hooks'
 import { IconChecks, IconFileText, IconFlagOff } from '@tabler/icons-react'
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { GAME_ENDED } from '@/api/error'
 import type { ChallengeCategory } from '@/api/types'
@@ -41,6 +41,22 @@ export function ChallengeBoard({ game }: { game: GameInfo }) {
   const [justSolved, setJustSolved] = useState<Set<number>>(() => new Set())
   const [writeupOpen, setWriteupOpen] = useState(false)
   const openId = parseChallengeHash(location.hash)
+
+  // When a challenge closes (×, Escape, Back, a solve), the keyboard goes back to its card, not to
+  // the page's start: the dialog is unmounted rather than animated out, so Mantine cannot return it.
+  const lastOpen = useRef<number | null>(null)
+  useEffect(() => {
+    const closed = lastOpen.current
+    lastOpen.current = openId
+    if (openId !== null || closed === null) return
+    const frame = requestAnimationFrame(() => {
+      const card =
+        document.querySelector<HTMLElement>(`[data-challenge-id="${closed}"]`) ??
+        document.querySelector<HTMLElement>('[data-challenge-id]')
+      card?.focus()
+    })
+    return () => cancelAnimationFrame(frame)
+  }, [openId])
 
   // A closed game answers 10002: back to its home, saying why.
   useEffect(() => {

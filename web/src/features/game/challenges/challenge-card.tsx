@@ -30,6 +30,7 @@ export function ChallengeCard({
     <UnstyledButton
       className={classes.card}
       data-solved={solved || undefined}
+      data-challenge-id={challenge.id}
       style={{ '--category-color': categoryColor(challenge.category) } as CSSProperties}
       onClick={() => onOpen(challenge)}
     >

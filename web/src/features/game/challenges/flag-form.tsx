@@ -35,6 +35,15 @@ export function FlagForm({
   const [judging, setJudging] = useState(false)
   const [placeholder] = useState(() => pick(tList('challenge.flag.placeholders')) ?? 'flag{...}')
   const abort = useRef<AbortController | null>(null)
+  const input = useRef<HTMLInputElement>(null)
+
+  // The dialog opens before the challenge has loaded, so its focus trap starts on Close; the flag
+  // field takes the focus once it appears, unless the player has moved on to something else.
+  useEffect(() => {
+    const active = document.activeElement
+    if (!active || active === document.body || active.classList.contains('mantine-Modal-close'))
+      input.current?.focus()
+  }, [])
 
   // Closing the dialog stops the polling; the judge's answer still reaches the board's data.
   useEffect(() => () => abort.current?.abort(), [])
@@ -118,6 +127,7 @@ export function FlagForm({
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           style={{ flex: 1 }}
           data-autofocus
+          ref={input}
         />
         {/* Busy while judged: a spinner and "Judging" on the button itself, where the eye is, and
             no second submission of the same flag. Not `disabled`, which would drop the focus out of
