@@ -46,8 +46,8 @@ export function BigChart({
           height={height}
           margin={margin}
           labelGap={{ score: em * 0.4, time: em * 0.3 }}
-          // Fewer time labels on a narrow box, so they do not run into each other.
-          timeTicksWanted={width - margin.left - margin.right < 40 * em ? 2 : 5}
+          timeTicksWanted={5}
+          charWidth={em * 0.6}
           classes={{ grid: classes.grid, axis: classes.axis, now: classes.now, line: classes.line }}
         />
       )}

@@ -1,6 +1,6 @@
 import { formatDateTime } from '@/utils/format-date'
 import type { Scoreboard } from '../api'
-import { linearScale, scoreTicks, stepPath, timeTicks } from './chart-scale'
+import { chartWindow, fittingTicks, linearScale, scoreTicks, stepPath, timeTicks } from './chart-scale'
 
 type TimeLine = Scoreboard['timeLines'][string][number]
 
@@ -46,6 +46,7 @@ export function ChartPlot({
   margin,
   labelGap,
   timeTicksWanted,
+  charWidth,
   classes,
   active,
 }: {
@@ -59,17 +60,22 @@ export function ChartPlot({
   /** Space between the score labels and the plot, and between the time labels and the bottom. */
   labelGap: { score: number; time: number }
   timeTicksWanted: number
+  /** About how wide one character of a time label is, in pixels: labels never run into each other. */
+  charWidth: number
   classes: { grid?: string; axis?: string; now?: string; line?: string; svg?: string }
   /** The team whose line is brought forward. */
   active?: number | null
 }) {
   const to = Math.min(now, end)
+  const [from, until] = chartWindow(start, end, now)
+  const span = until - from
   const max = Math.max(0, ...lines.flatMap((l) => l.items.map((p) => p.score)))
   const yTicks = scoreTicks(max)
   const innerWidth = Math.max(0, width - margin.left - margin.right)
-  const x = linearScale([start, end], [margin.left, margin.left + innerWidth])
+  const x = linearScale([from, until], [margin.left, margin.left + innerWidth])
   const y = linearScale([0, yTicks[yTicks.length - 1]!], [height - margin.bottom, margin.top])
-  const xTicks = timeTicks(start, end, timeTicksWanted)
+  const labelWidth = charWidth * tickLabel(until, span).length
+  const xTicks = timeTicks(from, until, fittingTicks(innerWidth, labelWidth, timeTicksWanted))
   return (
     <svg
       className={classes.svg}
@@ -101,17 +107,17 @@ export function ChartPlot({
           y={height - labelGap.time}
           textAnchor={i === 0 ? 'start' : i === xTicks.length - 1 ? 'end' : 'middle'}
         >
-          {tickLabel(v, end - start)}
+          {tickLabel(v, span)}
         </text>
       ))}
-      {now < end && now > start && (
+      {now < until && now > from && (
         <line className={classes.now} x1={x(now)} x2={x(now)} y1={margin.top} y2={height - margin.bottom} />
       )}
       {lines.map((line, i) => (
         <path
           key={line.id}
           className={classes.line}
-          d={stepPath(line.items, x, y, start, to)}
+          d={stepPath(line.items, x, y, from, to)}
           stroke={LINE_COLORS[i % LINE_COLORS.length]}
           data-active={(active != null && active === line.id) || undefined}
         />

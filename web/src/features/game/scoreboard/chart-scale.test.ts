@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { linearScale, niceCeil, scoreTicks, stepPath, timeTicks } from './chart-scale'
+import {
+  chartWindow,
+  fittingTicks,
+  linearScale,
+  niceCeil,
+  scoreTicks,
+  stepPath,
+  timeTicks,
+} from './chart-scale'
 
 describe(linearScale, () => {
   it('maps the domain onto the range, inverted ranges included', () => {
@@ -67,5 +75,33 @@ describe(stepPath, () => {
 
   it('is a flat line for a team without solves', () => {
     expect(stepPath([], x, y, 0, 60)).toBe('M0,100H60')
+  })
+})
+
+describe(chartWindow, () => {
+  const hour = 3_600_000
+  const start = Date.UTC(2026, 10, 27, 8)
+  const end = start + 48 * hour
+
+  it('spans from the start to now while the game runs', () => {
+    expect(chartWindow(start, end, start + 3 * hour)).toEqual([start, start + 3 * hour])
+  })
+
+  it('shows at least ten minutes in the first minutes', () => {
+    expect(chartWindow(start, end, start + 60_000)).toEqual([start, start + 10 * 60_000])
+  })
+
+  it('spans the whole game once it is over, and before it starts', () => {
+    expect(chartWindow(start, end, end + hour)).toEqual([start, end])
+    expect(chartWindow(start, end, start - hour)).toEqual([start, end])
+  })
+})
+
+describe(fittingTicks, () => {
+  it('gives fewer intervals when the labels would run into each other', () => {
+    // 5 labels of 100 px need 750 px with their gaps: 4 intervals fit in 800, 2 in 500.
+    expect(fittingTicks(800, 100, 4)).toBe(4)
+    expect(fittingTicks(500, 100, 4)).toBe(2)
+    expect(fittingTicks(100, 100, 4)).toBe(1)
   })
 })

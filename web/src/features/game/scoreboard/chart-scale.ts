@@ -25,6 +25,30 @@ export function scoreTicks(max: number, count = 5): number[] {
 }
 
 /** `count + 1` evenly spaced times from `start` to `end`. */
+/**
+ * The time window a score chart shows: from the game's start to now while it runs (at least
+ * `minSpan`, so the first minutes are not one vertical stroke), to its end once it is over; the
+ * whole game before it starts. Early in a two-day game every team's line was squeezed against
+ * the left edge when the axis spanned the whole game.
+ */
+export function chartWindow(
+  start: number,
+  end: number,
+  now: number,
+  minSpan = 10 * 60_000,
+): [number, number] {
+  if (now >= end || now <= start) return [start, end]
+  return [start, Math.min(end, Math.max(now, start + minSpan))]
+}
+
+/**
+ * How many intervals `timeTicks` may make so that their labels (one more than the intervals),
+ * each about `labelWidth` pixels wide with half that between them, fit in `innerWidth`.
+ */
+export function fittingTicks(innerWidth: number, labelWidth: number, wanted: number): number {
+  return Math.max(1, Math.min(wanted, Math.floor(innerWidth / (labelWidth * 1.5)) - 1))
+}
+
 export function timeTicks(start: number, end: number, count = 4): number[] {
   if (end <= start || count < 1) return [start]
   return Array.from({ length: count + 1 }, (_, i) => start + ((end - start) * i) / count)

@@ -50,7 +50,9 @@ export default function ScoreChart({
           height={HEIGHT}
           margin={MARGIN}
           labelGap={{ score: 6, time: 8 }}
-          timeTicksWanted={width - MARGIN.left - MARGIN.right < 500 ? 2 : 4}
+          timeTicksWanted={4}
+          // The labels are 11 px (score-chart.module.css): about 6.5 px a character.
+          charWidth={6.5}
           classes={{
             svg: classes.svg,
             grid: classes.grid,
