@@ -190,6 +190,30 @@ test('de-DE warns it is machine translated; the picker marks it', async ({ page 
   await expect(page.locator('html')).toHaveAttribute('lang', 'de-DE')
 })
 
+/** Button labels cut off by their own box (Mantine's labels do not wrap): their texts. */
+function clippedButtons(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.mantine-Button-label')]
+      .filter((label) => label.checkVisibility() && label.scrollWidth > label.clientWidth + 1)
+      .map((label) => label.textContent ?? ''),
+  )
+}
+
+for (const code of ['ru-RU', 'fr-FR', 'es-ES'] as const) {
+  test(`${code}: the home page's buttons are whole at phone width`, async ({ browser }) => {
+    const context = await browser.newContext({ baseURL: harnessEnv().baseUrl, viewport: VIEWPORTS.phone })
+    await new ApiClient(context.request).signIn(setup.player, PASSWORD)
+    const page = await context.newPage()
+    await page.goto(`/?lng=${code}`)
+    await expect(page.locator('html')).toHaveAttribute('lang', code)
+    // The recent games' head: its heading and the "All games" link beside it.
+    await expect(page.locator('#recent-games')).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    expect(await clippedButtons(page)).toEqual([])
+    await context.close()
+  })
+}
+
 test('pseudo-locales: long text at phone width, right to left at desktop width', async ({ browser }) => {
   test.setTimeout(120_000)
   // The player sees the game's screens (an admin without a team is sent away from the challenges).
