@@ -95,7 +95,6 @@ const routes: RouteObject[] = [
       { path: 'reset', ...at(() => import('@/pages/account/reset'), ACCOUNT) },
       { path: 'verify', ...at(() => import('@/pages/account/verify'), ACCOUNT) },
       { path: 'confirm', ...at(() => import('@/pages/account/confirm'), ACCOUNT) },
-      { path: 'profile', ...at(() => import('@/pages/account/profile'), ACCOUNT) },
     ],
   },
   // The projector's scoreboard fills the screen: no site frame around it.
@@ -109,6 +108,8 @@ const routes: RouteObject[] = [
       { index: true, ...at(() => import('@/pages/home'), POST, HOME) },
       { path: 'about', ...at(() => import('@/pages/about'), ['about']) },
       { path: 'teams', ...at(() => import('@/pages/teams'), ['team']) },
+      // The profile is a signed-in screen like the others: inside the navigation frame.
+      { path: 'account/profile', ...at(() => import('@/pages/account/profile'), ACCOUNT) },
       { path: 'posts', ...at(() => import('@/pages/posts/index'), POST) },
       { path: 'posts/:postId', ...at(() => import('@/pages/posts/post'), POST) },
       { path: 'posts/:postId/edit', ...at(() => import('@/pages/posts/post-edit'), POST) },

@@ -1,5 +1,5 @@
 import { Box, Center, Group, Paper } from '@mantine/core'
-import { Outlet, useMatch } from 'react-router'
+import { Outlet } from 'react-router'
 import { ColorSchemeToggle } from '@/components/color-scheme-toggle'
 import { LanguageSelect } from '@/components/language/language-select'
 import { useTranslation } from '@/i18n'
@@ -11,8 +11,6 @@ import { Brand } from './brand'
  */
 export function AccountLayout() {
   const { t } = useTranslation()
-  // The profile has more to show than a sign-in form.
-  const wide = useMatch('/account/profile') !== null
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
       <a href="#main" className="skip-link">
@@ -26,14 +24,7 @@ export function AccountLayout() {
         </Group>
       </Group>
       <Center component="main" id="main" tabIndex={-1} style={{ flex: 1 }} px="sm" pb="xl">
-        <Paper
-          w="100%"
-          maw={wide ? 720 : 440}
-          p={{ base: 'md', xs: 'xl' }}
-          withBorder
-          radius="lg"
-          shadow="sm"
-        >
+        <Paper w="100%" maw={440} p={{ base: 'md', xs: 'xl' }} withBorder radius="lg" shadow="sm">
           <Outlet />
         </Paper>
       </Center>

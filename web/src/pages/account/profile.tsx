@@ -1,4 +1,4 @@
-import { Center, Loader } from '@mantine/core'
+import { Center, Container, Loader, Paper } from '@mantine/core'
 import { Navigate, useLocation } from 'react-router'
 import { useUser } from '@/features/account/api'
 import { ProfileView } from '@/features/account/components/profile-view'
@@ -19,5 +19,11 @@ export default function ProfilePage() {
       </Center>
     )
   if (!user) return <Navigate to={loginHref(location.pathname + location.search)} replace />
-  return <ProfileView key={user.userId} user={user} />
+  return (
+    <Container size={720} px={0} py={{ base: 0, sm: 'md' }}>
+      <Paper p={{ base: 'md', xs: 'xl' }} withBorder radius="lg" shadow="sm">
+        <ProfileView key={user.userId} user={user} />
+      </Paper>
+    </Container>
+  )
 }
