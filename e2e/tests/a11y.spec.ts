@@ -239,9 +239,22 @@ const signedOutScreens = (): Screen[] => [
   { name: 'login', path: '/account/login' },
   { name: 'register', path: '/account/register' },
   { name: 'recovery', path: '/account/recovery' },
-  { name: 'about', path: '/about' },
+  {
+    name: 'about',
+    path: '/about',
+    opens: { name: 'language-menu', open: openMenu('Language', 'English') },
+  },
   { name: 'not-found', path: '/no/such/page' },
 ]
+
+/** Opens a frame menu by its button; audited open, as a keyboard or screen reader user meets it. */
+const openMenu = (button: string | RegExp, item: string) => async (page: Page) => {
+  // On a phone the frame's buttons are in the navigation drawer.
+  const burger = page.getByRole('button', { name: 'Open menu' })
+  if (await burger.isVisible()) await burger.click()
+  await page.getByRole('button', { name: button }).click()
+  await expect(page.getByRole('menuitem', { name: item }).first()).toBeVisible()
+}
 
 const openChallenge = (title: string) => async (page: Page) => {
   await page.getByRole('button', { name: new RegExp(title) }).click()
@@ -269,7 +282,11 @@ test('as a player: no critical or serious axe violation', async ({ browser }) =>
       path: '/',
       ready: (page) => expect(page.getByText(gameTitle).first()).toBeVisible(),
     },
-    { name: 'post', path: `/posts/${postId}` },
+    {
+      name: 'post',
+      path: `/posts/${postId}`,
+      opens: { name: 'account-menu', open: openMenu(/Account menu/, 'Log out') },
+    },
     {
       name: 'game',
       path: `/games/${gameId}`,

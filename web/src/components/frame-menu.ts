@@ -10,4 +10,7 @@ export const FRAME_MENU = {
   shadow: 'md',
   // crossAxis: beside the button, the main axis is horizontal; shift may then move the list over it.
   middlewares: { flip: true, shift: { padding: 8, crossAxis: true } },
+  // Mantine's focus placeholder is a focusable child a `menu` may not hold (axe, critical); the
+  // first item takes the focus instead.
+  withInitialFocusPlaceholder: false,
 } as const satisfies Partial<MenuProps>

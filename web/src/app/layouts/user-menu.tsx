@@ -8,6 +8,7 @@ import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { UserButton } from './user-button'
+import classes from './user-menu.module.css'
 
 /**
  * The account control at the bottom of the navigation: profile, cache, log out. Loaded after
@@ -47,7 +48,7 @@ export default function UserMenu({ defaultOpened }: { defaultOpened?: boolean })
         </Menu.Item>
         <Menu.Divider />
         <Menu.Item
-          color="red"
+          className={classes.danger}
           leftSection={<IconLogout size={16} aria-hidden />}
           onClick={async () => {
             try {
