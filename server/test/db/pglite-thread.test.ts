@@ -216,4 +216,57 @@ describe('PGlite thread faults', () => {
     expect(await rows()).toEqual(['1:one', '2:two', '6:six'])
     await ownAnswers()
   }, 90_000)
+
+  it('under load, a kill gives each statement its own answer or a refusal, never another one', async () => {
+    events.length = 0
+    let stop = false
+    let right = 0
+    let refused = 0
+    const wrong: string[] = []
+    let target = 0
+    let reached: () => void = () => {}
+    const until = (n: number) =>
+      new Promise<void>((resolve) => {
+        target = n
+        reached = resolve
+      })
+    const count = (ok: boolean, what: string) => {
+      if (!ok) wrong.push(what)
+      else if (++right >= target) reached()
+    }
+    const player = async (p: number) => {
+      for (let i = 0; !stop; i++) {
+        const n = p * 100_000 + i
+        try {
+          const got = await database.db.transaction(async (tx) => {
+            const a = (await tx.execute(sql`select ${n}::int as n`)) as unknown as { rows: { n: number }[] }
+            const b = (await tx.execute(sql`select ${n + 1}::int as n`)) as unknown as {
+              rows: { n: number }[]
+            }
+            return [a.rows[0]?.n, b.rows[0]?.n]
+          })
+          count(got[0] === n && got[1] === n + 1, `tx ${n}: ${JSON.stringify(got)}`)
+          const one = (await database.db.execute(sql`select ${-n}::int as n`)) as unknown as {
+            rows: { n: number }[]
+          }
+          count(one.rows[0]?.n === -n, `statement ${-n}: ${JSON.stringify(one.rows)}`)
+        } catch (err) {
+          if (isDatabaseUnavailable(err)) refused++
+          else wrong.push(`${n}: ${String(err)}`)
+        }
+      }
+    }
+    const players = [1, 2, 3, 4].map(player)
+    await until(40)
+    await database.pglite!.kill()
+    const afterKill = right
+    await until(afterKill + 40)
+    stop = true
+    await Promise.all(players)
+    expect(wrong).toEqual([])
+    expect(events).toEqual(['crash: the PGlite thread was killed on purpose (fault injection)', 'restarted'])
+    expect(right).toBeGreaterThanOrEqual(afterKill + 40)
+    // What was in flight at the kill was refused, not answered (at least the open transactions).
+    expect(refused).toBeGreaterThan(0)
+  }, 90_000)
 })
