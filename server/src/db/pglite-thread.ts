@@ -253,9 +253,10 @@ export class PGliteThread implements Statements {
   #send<T>(link: Link, message: Message, id = this.#next++): Promise<T> {
     if (link.failed) return Promise.reject(new DatabaseUnavailable(link.failed.message, link.failed))
     return new Promise<T>((resolve, reject) => {
+      // Posted first: a message that cannot be copied (DataCloneError) rejects and leaves nothing waiting.
+      link.worker.postMessage({ id, ...message })
       if (link.pending.size === 0) link.worker.ref()
       link.pending.set(id, { resolve: resolve as (v: unknown) => void, reject })
-      link.worker.postMessage({ id, ...message })
     })
   }
 
@@ -282,7 +283,11 @@ export class PGliteThread implements Statements {
     const id = this.#next++
     const timeout = this.#options.statementTimeoutMs ?? 30_000
     const deadline = performance.now() + timeout
-    link.syncPort.postMessage({ id, ...message })
+    try {
+      link.syncPort.postMessage({ id, ...message })
+    } catch (err) {
+      return Promise.reject(err)
+    }
     for (;;) {
       // Read the count first: an answer posted after the port is read below changes it, so the
       // wait returns at once.

@@ -87,6 +87,20 @@ describe('PGlite on a worker thread', () => {
     expect(rows.rows[0]!.note).toBe('held')
   })
 
+  it('refuses a parameter that cannot cross to the thread, and answers the next statements right', async () => {
+    const thread = database.pglite!
+    const notCopyable = [() => 1]
+    await expect(thread.query('select $1::text as v', notCopyable)).rejects.toThrow(/could not be cloned/)
+    const inTx = await thread
+      .transaction(async (tx) => {
+        await expect(tx.query('select $1::text as v', notCopyable)).rejects.toThrow(/could not be cloned/)
+        return (await tx.query('select $1::text as v', ['in the transaction'])).rows
+      })
+      .catch((e: unknown) => e)
+    expect(inTx).toEqual([{ v: 'in the transaction' }])
+    expect((await thread.query('select $1::text as v', ['after'])).rows).toEqual([{ v: 'after' }])
+  })
+
   // Last in this block: it ends this database.
   it('in memory, a lost thread cannot be replaced: everything is refused from then on, never answered wrongly', async () => {
     await database.pglite!.kill()
