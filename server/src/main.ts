@@ -12,12 +12,27 @@ import { drainAndClose, trackSockets } from './modules/ops/shutdown.ts'
 async function main() {
   const config = loadConfig(process.env)
   const logger = pino({ level: config.logLevel })
+  // Fault injection for tests and rehearsals: off unless asked for, never in a real deployment.
+  const faults = process.env.PENNANT_FAULT_INJECTION === '1'
   // Independent waits (migrations; asking the Docker engine whether it answers) overlap.
   const [database, infra] = await Promise.all([
     openDatabase({
       url: config.databaseUrl,
       dataDir: config.dataDir,
-      onIdleError: (err) => console.error('database connection lost (will reconnect):', err.message),
+      onIdleError: (err) => logger.error({ err }, 'database connection lost (will reconnect)'),
+      pglite: {
+        faults,
+        onCrash: (err) =>
+          logger.error({ err }, 'the PGlite thread was lost; restarting it on the same files'),
+        onRestart: (info) => logger.warn(info, 'the PGlite thread was restarted and serves again'),
+        onDiscarded: (info) =>
+          logger.warn(info, 'an answer of the PGlite thread for an earlier statement was thrown away'),
+        // Never half alive: without a working database the process ends, for its supervisor to start again.
+        onFatal: (err) => {
+          logger.fatal({ err }, 'the embedded database cannot be restarted; exiting')
+          process.exit(70)
+        },
+      },
     }),
     createInfra(config, {
       info: (msg) => logger.info(msg),
@@ -94,6 +109,16 @@ async function main() {
   }
   process.on('SIGINT', () => void shutdown('SIGINT'))
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  // SIGUSR2 with PENNANT_FAULT_INJECTION=1: the PGlite worker thread is killed, as a crash would;
+  // the server restarts it by itself (docs/developers/embedded-database.md).
+  const { pglite } = database
+  if (faults && pglite) {
+    process.on('SIGUSR2', () => {
+      app.log.warn('SIGUSR2: killing the PGlite thread (fault injection)')
+      pglite.kill().catch((err: unknown) => app.log.error({ err }, 'fault injection: kill failed'))
+    })
+    app.log.warn('fault injection is on: SIGUSR2 kills the PGlite thread')
+  }
 
   await app.listen({ port: config.port, host: config.host })
   app.log.info(`Pennant is serving on port ${config.port} (database: ${database.kind})`)

@@ -34,3 +34,26 @@ export async function retryConflicts<T>(work: () => Promise<T>, attempts = 3): P
     }
   }
 }
+
+/**
+ * The embedded database's thread was lost (crash, kill, no answer) or is being replaced: the
+ * statement was not run, or its outcome is unknown and its transaction rolled back. Answered as
+ * 503 (a retry after the restart succeeds).
+ */
+export class DatabaseUnavailable extends Error {
+  readonly statusCode = 503
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause })
+    this.name = 'DatabaseUnavailable'
+  }
+}
+
+/** True when `err` (or what it wraps: Drizzle puts the driver's error in `cause`) is DatabaseUnavailable. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  let e = err as { cause?: unknown } | undefined
+  for (let depth = 0; e && depth < 4; depth++) {
+    if (e instanceof DatabaseUnavailable) return true
+    e = e.cause as typeof e
+  }
+  return false
+}

@@ -3,6 +3,7 @@ import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { serverDir } from '../paths.ts'
+import type { PGliteEvents, PGliteThread } from './pglite-thread.ts'
 import * as schema from './schema.ts'
 
 /** One Drizzle handle type for both drivers, so services never know which one runs. */
@@ -17,6 +18,8 @@ export interface Database {
   queries(): number
   /** PostgreSQL's connection pool now (`/metrics`); PGlite has one connection (in its worker thread), no pool. */
   pool?(): { total: number; idle: number; waiting: number; max: number }
+  /** The embedded database's thread (PGlite only): fault injection and its counters. */
+  pglite?: PGliteThread
   close(): Promise<void>
 }
 
@@ -32,6 +35,8 @@ export async function openDatabase(opts: {
   url?: string
   dataDir: string | null
   onIdleError?: (err: Error) => void
+  /** PGlite only: its thread's crashes, restarts and discarded answers, and a loss it cannot repair. */
+  pglite?: PGliteEvents & { faults?: boolean; statementTimeoutMs?: number }
 }): Promise<Database> {
   let sent = 0
   const logger = {
@@ -83,12 +88,12 @@ export async function openDatabase(opts: {
   }
   // PGlite runs on a worker thread (see pglite-thread.ts), so the database's work and the
   // server's JavaScript use two cores; Drizzle sees the PGlite methods it calls.
-  const client = await PGliteThread.start(
-    path.join(serverDir, 'src/db/pglite-worker.js'),
-    dir,
-    opts.onIdleError,
-  )
+  const client = await PGliteThread.start(path.join(serverDir, 'src/db/pglite-worker.js'), {
+    dataDir: dir,
+    onCrash: opts.onIdleError,
+    ...opts.pglite,
+  })
   const db = drizzle(client as unknown as PGlite, { schema, logger })
   await migrate(db, { migrationsFolder })
-  return { db: db as unknown as Db, kind: 'pglite', queries, close: () => client.close() }
+  return { db: db as unknown as Db, kind: 'pglite', queries, pglite: client, close: () => client.close() }
 }

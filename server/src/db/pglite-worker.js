@@ -116,39 +116,85 @@ async function handle(m) {
   }
 }
 
-port.on('message', (m) => {
-  handle(m).then(
-    (result) => {
-      port.postMessage({ id: m.id, result })
-      if (m.op === 'close') {
-        port.close()
-        syncPort.close()
-      }
-    },
-    (err) => port.postMessage({ id: m.id, error: plain(err) }),
-  )
+/**
+ * The answer to one message, as plain data tagged with the message's id. Never throws: the main
+ * thread must always receive exactly one answer for each message it sent.
+ * @param {any} m
+ */
+async function answer(m) {
+  try {
+    return { id: m.id, result: await handle(m) }
+  } catch (err) {
+    return { id: m.id, error: plain(err) }
+  }
+}
+
+/** Posts an answer; one that cannot be copied across threads becomes an error answer instead. */
+function post(/** @type {import('node:worker_threads').MessagePort} */ to, /** @type {any} */ reply) {
+  try {
+    to.postMessage(reply)
+  } catch (err) {
+    to.postMessage({ id: reply.id, error: plain(err) })
+  }
+}
+
+port.on('message', async (m) => {
+  if (m.op === 'fault') return fault(m)
+  post(port, await answer(m))
+  if (m.op === 'close') {
+    port.close()
+    syncPort.close()
+  }
 })
 
 // Statements of an open transaction, for a main thread that waits on `signal` (see
-// #callInTransaction in pglite-thread.ts): the answer is posted, then the waiter woken.
+// #callInTransaction in pglite-thread.ts). signal[0] counts the answers posted on `syncPort`:
+// each answer is posted first, then counted, so a waiter woken by the count finds it on the port.
+// signal[1] is 1 once this thread is ending.
 const { syncPort, signal } = workerData
-syncPort.on('message', (/** @type {any} */ m) => {
-  const reply = (/** @type {object} */ answer) => {
-    syncPort.postMessage(answer)
-    Atomics.store(signal, 0, 1)
-    Atomics.notify(signal, 0)
+function counted() {
+  Atomics.add(signal, 0, 1)
+  Atomics.notify(signal, 0)
+}
+syncPort.on('message', async (/** @type {any} */ m) => {
+  const reply = await answer(m)
+  const injected = faults.shift()
+  if (injected === 'exit') process.exit(70)
+  if (injected === 'stale') {
+    // A leftover answer to an earlier message sits before the real one.
+    post(syncPort, { id: m.id - 1, result: { rows: [{ stale: true }], fields: [] } })
+    counted()
   }
-  handle(m).then(
-    (result) => reply({ id: m.id, result }),
-    (err) => reply({ id: m.id, error: plain(err) }),
-  )
+  if (injected === 'late') {
+    // The waiter is woken with nothing to read; the answer comes afterwards.
+    counted()
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  post(syncPort, reply)
+  counted()
 })
 
-// A main thread waiting for an answer is woken also when this thread ends, however it ends.
+// A main thread waiting for an answer is woken also when this thread ends, however it ends
+// (a terminate() from the main thread runs no JavaScript here: that side knows already).
 process.on('exit', () => {
-  Atomics.store(signal, 0, 2)
-  Atomics.notify(signal, 0)
+  Atomics.store(signal, 1, 1)
+  counted()
 })
+
+/**
+ * Fault injection for tests and rehearsals (only when the main thread enables it): the next
+ * statement of a transaction is answered wrongly in the way named: 'stale' (an earlier id's
+ * answer first), 'late' (a wake-up before the answer exists), 'exit' (this thread ends instead).
+ * @type {string[]}
+ */
+const faults = []
+function fault(/** @type {any} */ m) {
+  if (!workerData.faults) post(port, { id: m.id, error: { message: 'fault injection is off' } })
+  else {
+    faults.push(m.kind)
+    post(port, { id: m.id, result: null })
+  }
+}
 
 db.waitReady.then(
   () => port.postMessage({ id: 0, result: null }),

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
+import { isDatabaseUnavailable } from '../db/errors.ts'
 import { type Culture, cultureOf, loadTitles, type TitleTable } from './culture.ts'
 import { AppError, fail, format } from './errors.ts'
 import { registerWebClient, type WebClientOptions } from './spa.ts'
@@ -37,6 +38,11 @@ function fromFramework(err: FastifyError): AppError {
   }
   if (err instanceof SyntaxError)
     return new AppError('Model_ValidationFailed', 400, 'The body is not valid JSON')
+  // The embedded database's thread is being restarted: the request may simply be sent again.
+  if (isDatabaseUnavailable(err))
+    return new AppError('Custom', 503, 'The database is restarting; try again in a moment', {
+      headers: { 'Retry-After': '2' },
+    })
   const status = err.statusCode ?? 500
   if (status >= 400 && status < 500) return new AppError('Custom', status, err.message)
   return fail('Server_Error')

@@ -1,13 +1,17 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isUniqueViolation } from '../../src/db/errors.ts'
+import { isDatabaseUnavailable, isUniqueViolation } from '../../src/db/errors.ts'
 import { type Database, openDatabase } from '../../src/db/index.ts'
 
 // The embedded database as the server opens it without DATABASE_URL: PGlite on its own thread.
 describe('PGlite on a worker thread', () => {
   let database: Database
+  const fatal: Error[] = []
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: null })
+    database = await openDatabase({ dataDir: null, pglite: { faults: true, onFatal: (e) => fatal.push(e) } })
     await database.db.execute(sql`create table t (id int primary key, note text)`)
   })
   afterAll(() => database.close())
@@ -82,4 +86,201 @@ describe('PGlite on a worker thread', () => {
     const rows = (await read) as unknown as { rows: { note: string }[] }
     expect(rows.rows[0]!.note).toBe('held')
   })
+
+  it('refuses a parameter that cannot cross to the thread, and answers the next statements right', async () => {
+    const thread = database.pglite!
+    const notCopyable = [() => 1]
+    await expect(thread.query('select $1::text as v', notCopyable)).rejects.toThrow(/could not be cloned/)
+    const inTx = await thread
+      .transaction(async (tx) => {
+        await expect(tx.query('select $1::text as v', notCopyable)).rejects.toThrow(/could not be cloned/)
+        return (await tx.query('select $1::text as v', ['in the transaction'])).rows
+      })
+      .catch((e: unknown) => e)
+    expect(inTx).toEqual([{ v: 'in the transaction' }])
+    expect((await thread.query('select $1::text as v', ['after'])).rows).toEqual([{ v: 'after' }])
+  })
+
+  // Last in this block: it ends this database.
+  it('in memory, a lost thread cannot be replaced: everything is refused from then on, never answered wrongly', async () => {
+    await database.pglite!.kill()
+    expect(fatal.map((e) => e.message)).toEqual(['the in-memory PGlite database was lost with its thread'])
+    const err = await database.db.execute(sql`select 1`).catch((e: unknown) => e)
+    expect(isDatabaseUnavailable(err)).toBe(true)
+    const tx = await database.db.transaction(async (t) => t.execute(sql`select 1`)).catch((e: unknown) => e)
+    expect(isDatabaseUnavailable(tx)).toBe(true)
+  })
+})
+
+// On files, as the server runs it: the thread misbehaves or dies, and the bridge must neither pass
+// on a wrong answer nor stay broken.
+describe('PGlite thread faults', () => {
+  let database: Database
+  let dir: string
+  const events: string[] = []
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'pennant-pglite-'))
+    database = await openDatabase({
+      dataDir: dir,
+      pglite: {
+        faults: true,
+        statementTimeoutMs: 4000,
+        onCrash: (e) => events.push(`crash: ${e.message}`),
+        onRestart: () => events.push('restarted'),
+        onFatal: (e) => events.push(`fatal: ${e.message}`),
+      },
+    })
+    await database.db.execute(sql`create table r (id int primary key, note text)`)
+    await database.db.execute(sql`insert into r values (1, 'one'), (2, 'two')`)
+  }, 120_000)
+  afterAll(async () => {
+    await database?.close()
+    if (dir) await rm(dir, { recursive: true, force: true })
+  })
+
+  const rows = async (where = sql`true`) =>
+    (
+      (await database.db.execute(sql`select id, note from r where ${where} order by id`)) as unknown as {
+        rows: { id: number; note: string }[]
+      }
+    ).rows.map((r) => `${r.id}:${r.note}`)
+  /** Transactions that each read one value of their own: each must get exactly its own. */
+  const ownAnswers = async () => {
+    for (const n of [11, 12, 13]) {
+      const got = await database.db.transaction(async (tx) => {
+        const a = (await tx.execute(sql`select ${n}::int as n`)) as unknown as { rows: { n: number }[] }
+        const b = (await tx.execute(sql`select note from r where id = 1`)) as unknown as {
+          rows: { note: string }[]
+        }
+        return [a.rows[0]?.n, b.rows[0]?.note]
+      })
+      expect(got).toEqual([n, 'one'])
+    }
+  }
+
+  it('a stale answer left on the port is never taken as the answer to a later statement', async () => {
+    const before = database.pglite!.discarded()
+    await database.pglite!.inject('stale')
+    const got = await database.db.transaction(
+      async (tx) => (await tx.execute(sql`select 'mine' as v`)) as unknown as { rows: unknown[] },
+    )
+    expect(got.rows).toEqual([{ v: 'mine' }])
+    expect(database.pglite!.discarded()).toBe(before + 1)
+    await ownAnswers()
+    expect(events).toEqual([])
+  })
+
+  it('a wake-up with no answer to read waits for the answer instead of failing', async () => {
+    await database.pglite!.inject('late')
+    const got = await database.db.transaction(
+      async (tx) => (await tx.execute(sql`select 'late but mine' as v`)) as unknown as { rows: unknown[] },
+    )
+    expect(got.rows).toEqual([{ v: 'late but mine' }])
+    await ownAnswers()
+    expect(events).toEqual([])
+  })
+
+  it('a thread that ends during a statement: that transaction fails as unavailable, a new thread serves the right rows', async () => {
+    await database.pglite!.inject('exit')
+    const err = await database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`insert into r values (3, 'lost with the thread')`)
+      })
+      .catch((e: unknown) => e)
+    expect(isDatabaseUnavailable(err)).toBe(true)
+    // Sent while the new thread starts: waits for it, then answered.
+    expect(await rows()).toEqual(['1:one', '2:two'])
+    expect(events).toEqual(['crash: the PGlite thread ended during a statement', 'restarted'])
+    await ownAnswers()
+  }, 60_000)
+
+  it('killed mid-transaction: that transaction is rolled back, the next statements give the right rows', async () => {
+    events.length = 0
+    const err = await database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`update r set note = 'changed' where id = 1`)
+        await tx.execute(sql`insert into r values (4, 'uncommitted')`)
+        await database.pglite!.kill()
+        await tx.execute(sql`insert into r values (5, 'after the kill')`)
+      })
+      .catch((e: unknown) => e)
+    expect(isDatabaseUnavailable(err)).toBe(true)
+    expect(events).toEqual(['crash: the PGlite thread was killed on purpose (fault injection)', 'restarted'])
+    expect(await rows()).toEqual(['1:one', '2:two'])
+    // Committed work after the restart stays, across another kill.
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into r values (6, 'six')`)
+    })
+    const killed = database.pglite!.kill()
+    expect(await rows()).toEqual(['1:one', '2:two', '6:six'])
+    await killed
+    await ownAnswers()
+  }, 90_000)
+
+  it('a statement that does not answer in time is refused, and its late answer never reaches anyone', async () => {
+    events.length = 0
+    const err = await database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`insert into r values (7, 'slow')`)
+        await tx.execute(sql`select pg_sleep(8), 'too late' as v`)
+      })
+      .catch((e: unknown) => e)
+    expect(isDatabaseUnavailable(err)).toBe(true)
+    expect(events[0]).toBe('crash: the PGlite thread did not answer a statement in 4000 ms')
+    expect(await rows()).toEqual(['1:one', '2:two', '6:six'])
+    await ownAnswers()
+  }, 90_000)
+
+  it('under load, a kill gives each statement its own answer or a refusal, never another one', async () => {
+    events.length = 0
+    let stop = false
+    let right = 0
+    let refused = 0
+    const wrong: string[] = []
+    let target = 0
+    let reached: () => void = () => {}
+    const until = (n: number) =>
+      new Promise<void>((resolve) => {
+        target = n
+        reached = resolve
+      })
+    const count = (ok: boolean, what: string) => {
+      if (!ok) wrong.push(what)
+      else if (++right >= target) reached()
+    }
+    const player = async (p: number) => {
+      for (let i = 0; !stop; i++) {
+        const n = p * 100_000 + i
+        try {
+          const got = await database.db.transaction(async (tx) => {
+            const a = (await tx.execute(sql`select ${n}::int as n`)) as unknown as { rows: { n: number }[] }
+            const b = (await tx.execute(sql`select ${n + 1}::int as n`)) as unknown as {
+              rows: { n: number }[]
+            }
+            return [a.rows[0]?.n, b.rows[0]?.n]
+          })
+          count(got[0] === n && got[1] === n + 1, `tx ${n}: ${JSON.stringify(got)}`)
+          const one = (await database.db.execute(sql`select ${-n}::int as n`)) as unknown as {
+            rows: { n: number }[]
+          }
+          count(one.rows[0]?.n === -n, `statement ${-n}: ${JSON.stringify(one.rows)}`)
+        } catch (err) {
+          if (isDatabaseUnavailable(err)) refused++
+          else wrong.push(`${n}: ${String(err)}`)
+        }
+      }
+    }
+    const players = [1, 2, 3, 4].map(player)
+    await until(40)
+    await database.pglite!.kill()
+    const afterKill = right
+    await until(afterKill + 40)
+    stop = true
+    await Promise.all(players)
+    expect(wrong).toEqual([])
+    expect(events).toEqual(['crash: the PGlite thread was killed on purpose (fault injection)', 'restarted'])
+    expect(right).toBeGreaterThanOrEqual(afterKill + 40)
+    // What was in flight at the kill was refused, not answered (at least the open transactions).
+    expect(refused).toBeGreaterThan(0)
+  }, 90_000)
 })
