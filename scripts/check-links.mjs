@@ -6,7 +6,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+// The repository, or the folder given as the argument (the script's own test uses one).
+const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'))
 const skipDirs = new Set(['node_modules', '.git', 'dist', 'data', '.artifacts', 'test-results'])
 
 // Pages other branches are adding at the same time as the docs/ index that links them. A link to
