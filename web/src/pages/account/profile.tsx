@@ -1,4 +1,4 @@
-import { Center, Container, Loader, Paper } from '@mantine/core'
+import { Center, Loader, Paper } from '@mantine/core'
 import { Navigate, useLocation } from 'react-router'
 import { useUser } from '@/features/account/api'
 import { ProfileView } from '@/features/account/components/profile-view'
@@ -20,10 +20,16 @@ export default function ProfilePage() {
     )
   if (!user) return <Navigate to={loginHref(location.pathname + location.search)} replace />
   return (
-    <Container size={720} px={0} py={{ base: 0, sm: 'md' }}>
-      <Paper p={{ base: 'md', xs: 'xl' }} withBorder radius="lg" shadow="sm">
-        <ProfileView key={user.userId} user={user} />
-      </Paper>
-    </Container>
+    <Paper
+      maw={720}
+      mx="auto"
+      my={{ base: 0, sm: 'md' }}
+      p={{ base: 'md', xs: 'xl' }}
+      withBorder
+      radius="lg"
+      shadow="sm"
+    >
+      <ProfileView key={user.userId} user={user} />
+    </Paper>
   )
 }
