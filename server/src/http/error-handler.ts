@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
+import { RUNTIME } from '../paths.ts'
 import { type Culture, cultureOf, loadTitles, type TitleTable } from './culture.ts'
 import { AppError, fail, format } from './errors.ts'
 import { registerWebClient, type WebClientOptions } from './spa.ts'
@@ -52,7 +53,7 @@ export interface ErrorHandlerOptions extends WebClientOptions {
  * encapsulated module answers errors the same way.
  */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance, opts: ErrorHandlerOptions) => {
-  const titles = loadTitles(opts.localesDir)
+  const titles = loadTitles(opts.localesDir ?? RUNTIME.locales)
   // The culture (api-contract §1.10) is read once per request and named in `Content-Language`.
   app.decorateRequest('culture', 'en-US')
   app.addHook('onRequest', async (request, reply) => {

@@ -2,7 +2,7 @@
  * Preloaded into the server process (`node --import`). The harness gives the server a pipe as
  * stdin and never writes to it; when the Playwright runner dies without running its teardown
  * (killed, crashed), the pipe closes and the server shuts down as on SIGTERM, so no server is
- * left behind.
+ * left behind. Plain JavaScript: the server runs its build with plain Node, without tsx.
  */
 if (process.env.PENNANT_E2E_PARENT_GUARD === '1') {
   const shutdown = () => process.kill(process.pid, 'SIGTERM')
