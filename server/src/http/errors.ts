@@ -58,6 +58,10 @@ const catalogue = {
   Avatar_UpdateFailed: [400, 'The image could not be read; use PNG, GIF, JPEG, WebP, AVIF or HEIC'],
   // Teams
   Team_NotFound: [404, 'Team not found'],
+  // The contract answers 400 when the team a captain edits (name, captain, invite code, a kick)
+  // or an invite code names is missing (api-contract §2.9).
+  Team_NotFoundForEdit: [400, 'Team not found'],
+  Team_NameNotFound: [400, 'Team not found'],
   Team_NameEmpty: [400, 'A team needs a name'],
   Team_ExceededCreationLimit: [400, 'You already captain 3 teams, the most allowed'],
   Team_NotCaptain: [403, 'Only the team captain may do this'],
