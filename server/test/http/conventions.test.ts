@@ -205,7 +205,9 @@ describe('service endpoints', () => {
       expect.arrayContaining(['400', '401', '403', '404', '429']),
     )
     expect(responses('/api/admin/users', 'get')).toEqual(expect.arrayContaining(['401', '403', '429']))
-    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [path, methods] of Object.entries(
+      doc.paths as Record<string, Record<string, { responses: object }>>,
+    )) {
       for (const [method, op] of Object.entries(methods))
         if (path.startsWith('/api/')) expect(Object.keys(op.responses), `${method} ${path}`).toContain('429')
     }
