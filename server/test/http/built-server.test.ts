@@ -154,7 +154,8 @@ describe('the built server', () => {
 // Production compiles each route's validators and serializers at its first request; here every
 // one of them is compiled at once, so a schema that cannot compile fails a test, not a request.
 describe('route schemas', () => {
-  it('all compile', async () => {
+  // Thousands of validators and serializers: seconds alone, far more beside an e2e run.
+  it('all compile', { timeout: 120_000 }, async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'pennant-schemas-'))
     const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', CONTAINER_BACKEND: 'none' })
     const db = await createTestDatabase()
