@@ -11,6 +11,8 @@ export const ENV = {
   dataDir: 'PENNANT_E2E_DATA_DIR',
   /** The run's build of the web client, for a test that starts a server of its own. */
   webDir: 'PENNANT_E2E_WEB_DIR',
+  /** The run's build of the server (its `main.js` is what every server of the run starts). */
+  serverBuild: 'PENNANT_E2E_SERVER_BUILD',
 } as const
 
 export interface HarnessEnv {

@@ -8,10 +8,10 @@ import { createTestDatabase } from './database.ts'
 import { ENV } from './env.ts'
 import { startMailServer } from './mail-server.ts'
 import { ARTIFACTS_DIR, REPO_ROOT, WEB_DIR } from './paths.ts'
-import { startServer } from './server.ts'
+import { buildServer, startServer } from './server.ts'
 
 /**
- * Global setup: builds the web client, starts the SMTP listener, creates a fresh
+ * Global setup: builds the web client and the server (as `npm start` does), starts the SMTP listener, creates a fresh
  * database, prepares challenge containers, starts the server on a free port and hands the
  * addresses to the tests through environment variables (see `env.ts`). Returns the teardown,
  * which Playwright runs at the end, after failures and on Ctrl-C alike: stop the server, remove
@@ -30,7 +30,7 @@ export default async function globalSetup() {
   }
   // Playwright runs the teardown on Ctrl-C (SIGINT) but simply dies on SIGTERM or SIGHUP (a CI
   // cancel, a closed terminal): clean up first then. (On SIGKILL the server still stops itself,
-  // see parent-guard.ts, and the database is dropped by a later run once stale.)
+  // see parent-guard.mjs, and the database is dropped by a later run once stale.)
   const onSignal = (signal: NodeJS.Signals) => {
     console.error(`[e2e] ${signal}: stopping the server and dropping the database`)
     void teardown().finally(() => process.exit(128 + (signal === 'SIGHUP' ? 1 : 15)))
@@ -39,6 +39,10 @@ export default async function globalSetup() {
   try {
     const webDir = buildWeb()
     cleanups.push(async () => rmSync(webDir, { recursive: true, force: true }))
+    // Every server of the run (this one, and those a spec starts) runs this build, not the sources.
+    const serverBuild = buildServer()
+    cleanups.push(async () => rmSync(serverBuild, { recursive: true, force: true }))
+    process.env[ENV.serverBuild] = serverBuild
     const mail = await startMailServer()
     cleanups.push(mail.close)
     const database = await createTestDatabase()

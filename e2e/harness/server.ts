@@ -1,9 +1,41 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { closeSync, openSync, readFileSync } from 'node:fs'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { ENV } from './env.ts'
 import { E2E_DIR, REPO_ROOT } from './paths.ts'
+
+/** Where runs build the server: inside server/, so the bundle finds node_modules (gitignored). */
+const BUILDS_DIR = path.join(REPO_ROOT, 'server', '.builds')
+
+/**
+ * Builds the server as `npm start` does (`server/scripts/build.mjs`, esbuild), into a folder of
+ * this run's own, so runs side by side or a developer's `server/dist` never change files under a
+ * running server. Returns the folder; its `main.js` is what `startServer` runs. Builds a killed
+ * run left behind are removed once a day old. About a second.
+ */
+export function buildServer(): string {
+  const stale = Date.now() - 24 * 3600_000
+  for (const name of existsSync(BUILDS_DIR) ? readdirSync(BUILDS_DIR) : []) {
+    const dir = path.join(BUILDS_DIR, name)
+    if (name.startsWith('e2e-') && statSync(dir).mtimeMs < stale)
+      rmSync(dir, { recursive: true, force: true })
+  }
+  const outDir = path.join(BUILDS_DIR, `e2e-${process.pid}-${randomBytes(3).toString('hex')}`)
+  const started = Date.now()
+  const build = spawnSync(process.execPath, ['server/scripts/build.mjs', '--outdir', outDir], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  })
+  if (build.status !== 0) {
+    rmSync(outDir, { recursive: true, force: true })
+    throw new Error(`building the server failed:\n${build.stdout}\n${build.stderr}`)
+  }
+  console.log(`[e2e] built the server in ${Date.now() - started} ms`)
+  return outDir
+}
 
 /** A free TCP port on the loopback interface. */
 export function freePort(): Promise<number> {
@@ -40,10 +72,13 @@ export interface ServerOptions {
 }
 
 /**
- * Starts `server/src/main.ts` (through tsx's loader, in one process) on a free port and waits until
- * `GET /healthz` answers 200. `stop()` sends SIGTERM and waits, then SIGKILL.
+ * Starts the run's server build (`<build>/main.js`, see `buildServer`) with plain Node, as
+ * `npm start` runs `server/dist/main.js`, on a free port and waits until `GET /healthz` answers
+ * 200. `stop()` sends SIGTERM and waits, then SIGKILL.
  */
 export async function startServer(options: ServerOptions) {
+  const build = process.env[ENV.serverBuild]
+  if (!build) throw new Error(`${ENV.serverBuild} is not set: run the tests through playwright.config.ts`)
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const env: NodeJS.ProcessEnv = { ...process.env }
@@ -60,12 +95,12 @@ export async function startServer(options: ServerOptions) {
   })
 
   const log = openSync(options.logFile, 'w')
-  const guard = pathToFileURL(path.join(E2E_DIR, 'harness', 'parent-guard.ts')).href
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--import', guard, path.join('server', 'src', 'main.ts')],
-    { cwd: REPO_ROOT, env, stdio: ['pipe', log, log] },
-  )
+  const guard = pathToFileURL(path.join(E2E_DIR, 'harness', 'parent-guard.mjs')).href
+  const child: ChildProcess = spawn(process.execPath, ['--import', guard, path.join(build, 'main.js')], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['pipe', log, log],
+  })
   closeSync(log)
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   // Last resort if the runner exits without the teardown; the parent guard covers harder deaths.

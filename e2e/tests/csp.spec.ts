@@ -100,3 +100,33 @@ test('an injected inline script is refused', async ({ page }) => {
   expect((await violations()).events[0]).toMatchObject({ directive: 'script-src-elem', blocked: 'inline' })
   expect(await page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).toBeUndefined()
 })
+
+// decisions.md item 13: markdown from organisers reaches the page sanitised, whatever it holds.
+// The policy would refuse an inline script anyway; here nothing of it is even in the page.
+test('markdown with scripts, event handlers and javascript: links is shown sanitised', async ({
+  page,
+  adminApi,
+  uniqueName,
+}) => {
+  const title = uniqueName('Sanitised post')
+  const postId = await adminApi.post<string>('/api/edit/posts', {
+    title,
+    summary: 'Markdown with hostile parts.',
+    content: [
+      'Hello **world**.',
+      '<img src="/favicon.webp" alt="logo" onerror="window.pwned = 1" onload="window.pwned = 1">',
+      '<script>window.pwned = 2</script>',
+      '[click me](javascript:window.pwned=3)',
+      '<iframe src="/"></iframe>',
+    ].join('\n\n'),
+    tags: [],
+  })
+  await open(page, `/posts/${postId}`)
+  const article = page.getByRole('main')
+  await expect(article.getByText('world')).toBeVisible()
+  await expect(article.getByRole('img', { name: 'logo' })).toBeVisible()
+  const html = await article.innerHTML()
+  expect(html).not.toMatch(/onerror|onload|<script|<iframe|javascript:/i)
+  await expect(article.getByText('click me')).toBeVisible()
+  expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined()
+})

@@ -1,7 +1,11 @@
 // Builds the server into dist/ (one ES module plus a chunk per lazily imported part), so
 // `npm start` runs plain JavaScript instead of compiling TypeScript at every start.
 // `--if-stale` builds only when dist/main.js is missing or older than a source or this script.
-import { existsSync, statSync } from 'node:fs'
+// `--outdir <dir>` builds there instead of dist/ (a test run's own build, beside a running dist/);
+// it must lie inside server/ so the bundle still finds node_modules.
+// Besides the code, the output holds every file the server reads at run time (RUNTIME_FILES), so
+// the folder alone is what a start needs; the server refuses to start when one is missing.
+import { cpSync, existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
@@ -9,11 +13,25 @@ import { newest } from '../../scripts/newest.mjs'
 
 const here = fileURLToPath(import.meta.url)
 const server = path.resolve(path.dirname(here), '..')
-const out = path.join(server, 'dist')
+const outdirAt = process.argv.indexOf('--outdir')
+const out = outdirAt > 0 ? path.resolve(process.argv[outdirAt + 1]) : path.join(server, 'dist')
+if (path.relative(server, out).startsWith('..')) {
+  console.error(`--outdir must be inside ${server} (the bundle loads its dependencies from node_modules)`)
+  process.exit(2)
+}
 const entry = path.join(out, 'main.js')
+
+/** Source (in server/) → place in the output; must match RUNTIME in src/paths.ts. */
+const RUNTIME_FILES = [
+  ['src/http/locales', 'locales'],
+  ['src/db/migrations', 'migrations'],
+  ['src/db/pglite-worker.js', 'pglite-worker.js'],
+  ['assets', 'assets'],
+]
 
 const sources = Math.max(
   newest(path.join(server, 'src')),
+  newest(path.join(server, 'assets')),
   statSync(here).mtimeMs,
   statSync(path.join(server, 'package.json')).mtimeMs,
 )
@@ -41,5 +59,7 @@ if (!process.argv.includes('--if-stale') || !existsSync(entry) || statSync(entry
     chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'warning',
   })
-  console.log(`Server built into dist/ in ${Date.now() - started} ms.`)
+  for (const [from, to] of RUNTIME_FILES)
+    cpSync(path.join(server, from), path.join(out, to), { recursive: true, force: true })
+  console.log(`Server built into ${path.relative(server, out)}/ in ${Date.now() - started} ms.`)
 }

@@ -7,9 +7,12 @@ import { generatePassword } from './engine/password.ts'
 import { closeInfra, createInfra } from './infra/index.ts'
 import { startJobs } from './jobs/index.ts'
 import { drainAndClose, trackSockets } from './modules/ops/shutdown.ts'
+import { checkRuntimeFiles } from './paths.ts'
 
 /** The process entry: the only place that reads the environment and owns signals. */
 async function main() {
+  // A build or an image that left out a file the server reads stops here, saying which.
+  checkRuntimeFiles()
   const config = loadConfig(process.env)
   const logger = pino({ level: config.logLevel })
   // Fault injection for tests and rehearsals: off unless asked for, never in a real deployment.

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import { serverDir } from '../paths.ts'
+import { RUNTIME } from '../paths.ts'
 import type { PGliteEvents, PGliteThread } from './pglite-thread.ts'
 import * as schema from './schema.ts'
 
@@ -23,7 +23,7 @@ export interface Database {
   close(): Promise<void>
 }
 
-const migrationsFolder = path.join(serverDir, 'src/db/migrations')
+const migrationsFolder = RUNTIME.migrations
 /** The advisory lock key servers hold while they migrate (any fixed number of our own). */
 const MIGRATION_LOCK = 0x70656e6e // "penn"
 
@@ -88,7 +88,7 @@ export async function openDatabase(opts: {
   }
   // PGlite runs on a worker thread (see pglite-thread.ts), so the database's work and the
   // server's JavaScript use two cores; Drizzle sees the PGlite methods it calls.
-  const client = await PGliteThread.start(path.join(serverDir, 'src/db/pglite-worker.js'), {
+  const client = await PGliteThread.start(RUNTIME.pgliteWorker, {
     dataDir: dir,
     onCrash: opts.onIdleError,
     ...opts.pglite,

@@ -1,9 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { SESSION_COOKIE } from '../modules/account/sessions.service.ts'
 import { fail } from './errors.ts'
 import type { PolicyName } from './rate-limit.ts'
+import { ErrorBody } from './schema.ts'
 import type { AuthLevel } from './types.ts'
 
 export const XSRF_COOKIE = 'XSRF-TOKEN'
@@ -37,8 +38,31 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
  * Every request passes, in order: session lookup, XSRF double-submit check, rate limits, role
  * gate (api-contract §1.5, §1.8; decisions.md items 3 and 4). Global so no module can skip it.
  */
+/**
+ * Adds to a route's declared answers (its OpenAPI entry) the errors this gate sends on it:
+ * 429 from the global limit on every route (and a named policy), 403 for a missing XSRF header on
+ * a state change, 401 and 403 on a route that needs a role, 400 wherever input is validated.
+ */
+function declareGateErrors(route: RouteOptions) {
+  const schema = route.schema
+  if (!schema || schema.hide) return
+  const methods = Array.isArray(route.method) ? route.method : [route.method]
+  const sent = new Set([429])
+  if (schema.body || schema.params || schema.querystring) sent.add(400)
+  if (methods.some((m) => !SAFE_METHODS.has(m))) sent.add(403)
+  if (route.config?.auth) {
+    sent.add(401)
+    sent.add(403)
+  }
+  // A copy: route files may share one response object between routes.
+  const response = { ...((schema.response ?? {}) as Record<string, unknown>) }
+  for (const status of sent) if (!(status in response)) response[status] = ErrorBody
+  schema.response = response
+}
+
 export const authPlugin = fp(async (app: FastifyInstance) => {
   const { services, config, infra } = app.deps
+  app.addHook('onRoute', declareGateErrors)
   // Per process, or in Redis when several servers share the limits (closed with the infra).
   const limits = infra.rateLimits
   app.decorateRequest('user', null)

@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 
 /** The contract's cultures (api-contract §1.10); en-US is the default and the catalogue's own. */
 export const CULTURES = [
@@ -19,18 +18,16 @@ export const CULTURES = [
 export type Culture = (typeof CULTURES)[number]
 export const DEFAULT_CULTURE: Culture = 'en-US'
 
-/** Where the translators' title files live: `<culture>.json`, catalogue key → title. */
-export const LOCALES_DIR = fileURLToPath(new URL('./locales/', import.meta.url))
-
 /** culture → catalogue key → translated title (`{0}` placeholders kept). */
 export type TitleTable = ReadonlyMap<Culture, Readonly<Record<string, string>>>
 
 /**
- * Reads every `<culture>.json` of `dir` once, at start (eleven small files). A file for an
- * unknown culture or with non-string values is skipped rather than trusted; a missing directory
- * means English only.
+ * Reads every `<culture>.json` of `dir` (the translators' title files: catalogue key → title)
+ * once, at start. A file for an unknown culture or with non-string values is skipped rather than
+ * trusted; a missing directory means English only. The server's own folder (`RUNTIME.locales`)
+ * is checked complete before it starts (`checkRuntimeFiles`), so there it is never missing.
  */
-export function loadTitles(dir: string = LOCALES_DIR): TitleTable {
+export function loadTitles(dir: string): TitleTable {
   const table = new Map<Culture, Record<string, string>>()
   let names: string[]
   try {

@@ -2,8 +2,9 @@ import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import { isDatabaseUnavailable } from '../db/errors.ts'
+import { RUNTIME } from '../paths.ts'
 import { type Culture, cultureOf, loadTitles, type TitleTable } from './culture.ts'
-import { AppError, fail, format } from './errors.ts'
+import { AppError, type ErrorKey, englishTitles, fail, format } from './errors.ts'
 import { registerWebClient, type WebClientOptions } from './spa.ts'
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
@@ -58,9 +59,12 @@ export interface ErrorHandlerOptions extends WebClientOptions {
  * encapsulated module answers errors the same way.
  */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance, opts: ErrorHandlerOptions) => {
-  const titles = loadTitles(opts.localesDir)
+  const titles = loadTitles(opts.localesDir ?? RUNTIME.locales)
   // The culture (api-contract §1.10) is read once per request and named in `Content-Language`.
   app.decorateRequest('culture', 'en-US')
+  app.decorateRequest('localTitle', function (this: { culture: Culture }, key: ErrorKey, params = []) {
+    return format(titles.get(this.culture)?.[key] ?? englishTitles[key], params)
+  })
   app.addHook('onRequest', async (request, reply) => {
     request.culture = cultureOf({
       query: request.query,

@@ -1,5 +1,6 @@
 /**
- * The error catalogue: each error once, with its HTTP status and English title.
+ * The error catalogue: each error once, with its HTTP status and English title (and, at its
+ * end, the few success messages with a title, so they are translated the same way).
  * Keys follow upstream's message-resource names so logs and tests speak the contract's language.
  * Services throw `fail(key)`; the error handler turns it into `{title, status}`.
  */
@@ -58,6 +59,10 @@ const catalogue = {
   Avatar_UpdateFailed: [400, 'The image could not be read; use PNG, GIF, JPEG, WebP, AVIF or HEIC'],
   // Teams
   Team_NotFound: [404, 'Team not found'],
+  // The contract answers 400 when the team a captain edits (name, captain, invite code, a kick)
+  // or an invite code names is missing (api-contract §2.9).
+  Team_NotFoundForEdit: [400, 'Team not found'],
+  Team_NameNotFound: [400, 'Team not found'],
   Team_NameEmpty: [400, 'A team needs a name'],
   Team_ExceededCreationLimit: [400, 'You already captain 3 teams, the most allowed'],
   Team_NotCaptain: [403, 'Only the team captain may do this'],
@@ -197,6 +202,13 @@ const catalogue = {
     'This address is not allowed: link-local and cloud metadata addresses are blocked',
   ],
   Webhook_GameNotFound: [400, 'The game to filter on does not exist'],
+  // Success messages (200 answers that carry a title): told in the request's culture like the
+  // errors, through `request.localTitle(key)`.
+  Account_RegisteredLoggedIn: [200, 'Registered and signed in'],
+  Account_RegisteredAdminConfirmation: [200, 'Registered; an administrator will activate your account'],
+  Account_RegisteredEmailConfirmation: [200, 'Registered; check your mailbox to confirm your e-mail address'],
+  Account_RecoveryMailSent: [200, 'A password-reset link has been sent to your e-mail address'],
+  Account_EmailChangeMailSent: [200, 'A confirmation link has been sent to the new address'],
 } as const satisfies Record<string, readonly [number, string] | readonly [number, string, number]>
 
 export type ErrorKey = keyof typeof catalogue

@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CULTURES, LOCALES_DIR } from './culture.ts'
+import { RUNTIME } from '../paths.ts'
+import { CULTURES } from './culture.ts'
 import { englishTitles } from './errors.ts'
+
+const LOCALES_DIR = RUNTIME.locales
 
 /**
  * The translators' title files (see locales/README.md): each present `<culture>.json` has every

@@ -6,6 +6,7 @@ import type { Infra } from '../infra/index.ts'
 import type { SessionUser } from '../modules/account/sessions.service.ts'
 import type { Services } from '../services.ts'
 import type { Culture } from './culture.ts'
+import type { ErrorKey } from './errors.ts'
 import type { PolicyName } from './rate-limit.ts'
 
 /** Minimum role a route needs: `user` (User+), `monitor` (Monitor+), `admin`. */
@@ -24,6 +25,8 @@ declare module 'fastify' {
     user: SessionUser | null
     /** The culture error titles are told in (api-contract §1.10). */
     culture: Culture
+    /** A catalogue title (a success message's too) in the request's culture, `{0}`… filled. */
+    localTitle(key: ErrorKey, params?: readonly (string | number)[]): string
   }
   interface FastifyInstance {
     deps: { config: Config; db: Db; infra: Infra; services: Services }

@@ -11,6 +11,9 @@ function makeAjv(coerce: boolean): Ajv {
     removeAdditional: true,
     allErrors: false,
     strict: false,
+    // Lengths count UTF-16 code units, as the contract's reference does (.NET string lengths):
+    // an emoji is two. Ajv would count code points.
+    unicode: false,
   })
   addFormats.default(ajv)
   ajv.addKeyword({ keyword: 'x-enum' })

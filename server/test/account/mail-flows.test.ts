@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { RUNTIME } from '../../src/paths.ts'
 import { PASSWORD, registeredUser, setAccountPolicy, uniqueName } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
@@ -17,6 +20,43 @@ afterAll(async () => {
 beforeEach(() => setAccountPolicy(t.app, { emailConfirmationRequired: true }))
 
 const b64 = (s: string) => Buffer.from(s).toString('base64')
+
+describe('success titles follow the request culture, as error titles do', () => {
+  const zh = JSON.parse(readFileSync(path.join(RUNTIME.locales, 'zh-CN.json'), 'utf8'))
+
+  it('tells register, recovery and e-mail change in zh-CN', async () => {
+    const name = uniqueName('zh')
+    const registered = await new Agent(t.app).post('/api/account/register?culture=zh-CN', {
+      userName: name,
+      email: `${name}@example.com`,
+      password: PASSWORD,
+    })
+    const keys: Record<string, string> = {
+      LoggedIn: 'Account_RegisteredLoggedIn',
+      AdminConfirmationRequired: 'Account_RegisteredAdminConfirmation',
+      EmailConfirmationRequired: 'Account_RegisteredEmailConfirmation',
+    }
+    const { data, title, status } = registered.json()
+    expect(status).toBe(200)
+    expect(title).toBe(zh[keys[data]!])
+    expect(title).toMatch(/^注册成功/)
+
+    const user = await registeredUser(t.app)
+    const recovery = await new Agent(t.app).request({
+      method: 'POST',
+      url: '/api/account/recovery',
+      payload: JSON.stringify({ email: user.email }),
+      headers: { 'content-type': 'application/json', 'accept-language': 'zh-CN,zh;q=0.9' },
+    })
+    expect(recovery.json()).toEqual({ title: zh.Account_RecoveryMailSent, status: 200 })
+    expect(recovery.headers['content-language']).toBe('zh-CN')
+
+    const changed = await user.agent.put('/api/account/changeemail?culture=zh-CN', {
+      newMail: `${uniqueName('new')}@example.com`,
+    })
+    expect(changed.json()).toEqual({ title: zh.Account_EmailChangeMailSent, data: true, status: 200 })
+  })
+})
 
 describe('password recovery (POST /api/account/recovery, /passwordreset)', () => {
   it('builds no link from a host named by a proxy the server does not trust', async () => {

@@ -276,6 +276,8 @@ describe('flags and attachments', () => {
     for (const body of [
       [{ flag: ' ' }],
       [{ flag: 'x'.repeat(128) }],
+      // 64 emoji: 64 code points but 128 UTF-16 code units, which is what the reference counts.
+      [{ flag: '🚩'.repeat(64) }],
       [],
       { flag: 'a' },
       [{ flag: 'a', attachmentType: 'Local' }],

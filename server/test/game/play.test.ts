@@ -343,6 +343,9 @@ describe('solving and the scoreboard', () => {
     const post = (flag: unknown) => player.agent.post(`/api/game/${game.id}/challenges/${c.id}`, { flag })
     expect((await post('   ')).json().title).toBe('A flag is required')
     expect((await post('x'.repeat(128))).json().title).toBe('A flag has at most 127 characters')
+    // The length counts UTF-16 code units as the reference does: 64 emoji are 128 of them.
+    expect((await post('🚩'.repeat(64))).json().title).toBe('A flag has at most 127 characters')
+    expect((await post(`x${'🚩'.repeat(63)}`)).statusCode).toBe(200)
     expect((await post(5)).statusCode).toBe(400)
     expect(
       (await player.agent.post(`/api/game/${game.id}/challenges/999999`, { flag: 'x' })).statusCode,

@@ -192,6 +192,26 @@ describe('service endpoints', () => {
       'EmailConfirmationRequired',
     ])
   })
+
+  it('declares in the OpenAPI document the 4xx the gate sends: 429 everywhere, 401/403 where signed in', async () => {
+    const doc = (await new Agent(t.app).get('/openapi/v1.json')).json()
+    const responses = (path: string, method: string) => Object.keys(doc.paths[path][method].responses)
+    // Login is counted by the global limit and throttled per account: both answer 429.
+    expect(responses('/api/account/login', 'post')).toEqual(
+      expect.arrayContaining(['200', '400', '401', '429']),
+    )
+    expect(responses('/api/account/register', 'post')).toContain('429')
+    expect(responses('/api/game/{id}/challenges/{challengeId}', 'post')).toEqual(
+      expect.arrayContaining(['400', '401', '403', '404', '429']),
+    )
+    expect(responses('/api/admin/users', 'get')).toEqual(expect.arrayContaining(['401', '403', '429']))
+    for (const [path, methods] of Object.entries(
+      doc.paths as Record<string, Record<string, { responses: object }>>,
+    )) {
+      for (const [method, op] of Object.entries(methods))
+        if (path.startsWith('/api/')) expect(Object.keys(op.responses), `${method} ${path}`).toContain('429')
+    }
+  })
 })
 
 describe('bootstrap admin', () => {

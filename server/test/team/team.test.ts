@@ -80,6 +80,20 @@ describe('creating and reading teams', () => {
     expect((await new Agent(t.app).get('/api/team')).statusCode).toBe(401)
     expect((await new Agent(t.app).post('/api/team', { name: 'x' })).statusCode).toBe(401)
   })
+
+  it('answers 400 (not 404) when the team a captain edits is missing, as the contract says', async () => {
+    const { agent } = await registeredUser(t.app)
+    const missing = { title: 'Team not found', status: 400 }
+    const someone = '00000000-0000-4000-8000-000000000001'
+    expect((await agent.put('/api/team/999999', { name: 'x' })).json()).toEqual(missing)
+    expect((await agent.put('/api/team/999999/transfer', { newCaptainId: someone })).json()).toEqual(missing)
+    expect((await agent.get('/api/team/999999/invite')).json()).toEqual(missing)
+    expect((await agent.put('/api/team/999999/invite')).json()).toEqual(missing)
+    expect((await agent.post(`/api/team/999999/kick/${someone}`)).json()).toEqual(missing)
+    // Leaving, the avatar and deletion keep 404, as the contract says for them.
+    expect((await agent.post('/api/team/999999/leave')).statusCode).toBe(404)
+    expect((await agent.delete('/api/team/999999')).statusCode).toBe(404)
+  })
 })
 
 describe('captain-only actions', () => {
@@ -140,7 +154,11 @@ describe('invite codes', () => {
     expect((await agent.post('/api/team/accept', 'nonsense')).json().title).toBe(
       'This invite code is not valid',
     )
-    expect((await agent.post('/api/team/accept', `x:999999:${'a'.repeat(32)}`)).statusCode).toBe(404)
+    // The contract: a code naming a missing team is a bad code (400), not a missing resource.
+    expect((await agent.post('/api/team/accept', `x:999999:${'a'.repeat(32)}`)).json()).toEqual({
+      title: 'Team not found',
+      status: 400,
+    })
     expect((await agent.post('/api/team/accept', { code: 'x' })).statusCode).toBe(400)
   })
 })

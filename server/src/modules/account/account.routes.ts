@@ -54,11 +54,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const result = await account.register(request.body, origin(request))
       if (result.session) startSession(request, reply, result.session)
       const titles = {
-        LoggedIn: 'Registered and signed in',
-        AdminConfirmationRequired: 'Registered; an administrator will activate your account',
-        EmailConfirmationRequired: 'Registered; check your mailbox to confirm your e-mail address',
-      }
-      return { title: titles[result.status], data: result.status, status: 200 }
+        LoggedIn: 'Account_RegisteredLoggedIn',
+        AdminConfirmationRequired: 'Account_RegisteredAdminConfirmation',
+        EmailConfirmationRequired: 'Account_RegisteredEmailConfirmation',
+      } as const
+      return { title: request.localTitle(titles[result.status]), data: result.status, status: 200 }
     },
   )
 
@@ -75,7 +75,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       await account.recover(request.body, origin(request))
-      return { title: 'A password-reset link has been sent to your e-mail address', status: 200 }
+      return { title: request.localTitle('Account_RecoveryMailSent'), status: 200 }
     },
   )
 
@@ -199,7 +199,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       await account.changeEmail(request.user!, request.body.newMail, origin(request))
-      return { title: 'A confirmation link has been sent to the new address', data: true, status: 200 }
+      return { title: request.localTitle('Account_EmailChangeMailSent'), data: true, status: 200 }
     },
   )
 

@@ -5,11 +5,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { notModified } from '../../http/conditional.ts'
 import { Empty, errors } from '../../http/schema.ts'
 import { readUpload } from '../../http/upload.ts'
-import { serverDir } from '../../paths.ts'
+import { RUNTIME } from '../../paths.ts'
 import { MAX_IMAGE_BYTES, prepareImage } from '../assets/images.ts'
 
 /** Shown as the favicon until an admin uploads a logo (the Pennant flag, 256 px). */
-const DEFAULT_FAVICON = path.join(serverDir, 'assets/favicon.webp')
+const DEFAULT_FAVICON = path.join(RUNTIME.assets, 'favicon.webp')
 
 /**
  * The platform logo (api-contract §2.2, `/api/admin/config/logo`) and the favicon made from it

@@ -175,7 +175,8 @@ export function createPlayService(deps: {
     async submit(actor: SessionUser, gameId: number, challengeId: number, flag: string): Promise<number> {
       const answer = flag.trim()
       if (!answer) throw fail('Model_FlagRequired')
-      if ([...answer].length > 127) throw fail('Model_FlagTooLong')
+      // UTF-16 code units, as the reference counts (an emoji is two), not code points.
+      if (answer.length > 127) throw fail('Model_FlagTooLong')
       const submitTime = new Date()
       const { participation } = await deps.context.requirePlaying(actor, gameId)
       const id = await recorder.record({

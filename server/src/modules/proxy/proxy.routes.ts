@@ -5,10 +5,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { fail } from '../../http/errors.ts'
 import { errors } from '../../http/schema.ts'
-import { serverDir } from '../../paths.ts'
+import { RUNTIME } from '../../paths.ts'
 
 /** The tunnel command players run (`node tunnel.mjs`), read once. */
-const TUNNEL = readFileSync(path.join(serverDir, 'assets', 'tunnel.mjs'))
+const TUNNEL = readFileSync(path.join(RUNTIME.assets, 'tunnel.mjs'))
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**

@@ -2,7 +2,6 @@ import { type ChildProcess, fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
-import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { ContainerConfig } from '../../config/index.ts'
@@ -10,7 +9,7 @@ import type { Db } from '../../db/index.ts'
 import { challenges, containers, flags, gameInstances, teams } from '../../db/schema.ts'
 import { fail } from '../../http/errors.ts'
 import type { ContainerBackend, ContainerTarget } from '../../infra/containers/index.ts'
-import { serverDir } from '../../paths.ts'
+import { FROM_SOURCES, RUNTIME } from '../../paths.ts'
 import type { FromChild, ToChild } from './proxy-child.ts'
 
 /** How long a container lookup (found or not) is remembered, as upstream does. */
@@ -69,12 +68,8 @@ export interface PendingConnection {
 function childScript(): { file: string; execArgv: string[] } {
   // Profiling the server (`--cpu-prof`, the bench's --profile) profiles the proxy process too.
   const prof = process.execArgv.filter((a) => a.startsWith('--cpu-prof'))
-  if (import.meta.url.endsWith('.ts'))
-    return {
-      file: path.join(serverDir, 'src/modules/proxy/proxy-child.ts'),
-      execArgv: ['--import', 'tsx', ...prof],
-    }
-  return { file: path.join(serverDir, 'dist/proxy-child.js'), execArgv: prof }
+  if (FROM_SOURCES) return { file: RUNTIME.proxyChild, execArgv: ['--import', 'tsx', ...prof] }
+  return { file: RUNTIME.proxyChild, execArgv: prof }
 }
 
 /**

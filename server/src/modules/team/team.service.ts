@@ -88,14 +88,27 @@ export function createTeamService(deps: {
     return one!
   }
 
-  async function requireTeam(tx: DbOrTx, id: number) {
+  /**
+   * The team, or the contract's error when it is missing: 404 for reading, leaving, the avatar
+   * and deletion; 400 for the captain's edits and for an invite code (api-contract §2.9).
+   */
+  async function requireTeam(
+    tx: DbOrTx,
+    id: number,
+    missing: 'Team_NotFound' | 'Team_NotFoundForEdit' | 'Team_NameNotFound' = 'Team_NotFound',
+  ) {
     const [team] = await tx.select().from(teams).where(eq(teams.id, id))
-    if (!team) throw fail('Team_NotFound')
+    if (!team) throw fail(missing)
     return team
   }
 
-  async function requireCaptain(tx: DbOrTx, actor: SessionUser, id: number) {
-    const team = await requireTeam(tx, id)
+  async function requireCaptain(
+    tx: DbOrTx,
+    actor: SessionUser,
+    id: number,
+    missing: 'Team_NotFound' | 'Team_NotFoundForEdit' = 'Team_NotFound',
+  ) {
+    const team = await requireTeam(tx, id, missing)
     if (team.captainId !== actor.id) throw fail('Team_NotCaptain')
     return team
   }
@@ -177,7 +190,7 @@ export function createTeamService(deps: {
     },
 
     async update(actor: SessionUser, id: number, input: { name?: string | null; bio?: string | null }) {
-      const team = await requireCaptain(db, actor, id)
+      const team = await requireCaptain(db, actor, id, 'Team_NotFoundForEdit')
       const set: Partial<TeamRow> = { bio: input.bio?.trim() || null }
       if (input.name?.trim()) set.name = input.name.trim()
       const [row] = await db.update(teams).set(set).where(eq(teams.id, team.id)).returning()
@@ -185,7 +198,7 @@ export function createTeamService(deps: {
     },
 
     async transfer(actor: SessionUser, id: number, newCaptainId: string) {
-      const team = await requireCaptain(db, actor, id)
+      const team = await requireCaptain(db, actor, id, 'Team_NotFoundForEdit')
       if (newCaptainId === actor.id) return present(db, team)
       if (!(await isMember(db, id, newCaptainId))) throw fail('Team_NewCaptainNotFound')
       if ((await captaincies(db, newCaptainId)) >= MAX_CAPTAINCIES) throw fail('Team_NewCaptainTeamTooMany')
@@ -198,7 +211,7 @@ export function createTeamService(deps: {
     },
 
     async inviteCode(actor: SessionUser, id: number, regenerate: boolean) {
-      let team = await requireCaptain(db, actor, id)
+      let team = await requireCaptain(db, actor, id, 'Team_NotFoundForEdit')
       if (regenerate) {
         ;[team] = (await db
           .update(teams)
@@ -212,7 +225,7 @@ export function createTeamService(deps: {
     async accept(actor: SessionUser, code: string) {
       const parsed = parseInviteCode(code)
       if (!parsed) throw fail('Team_InvalidCode')
-      const team = await requireTeam(db, parsed.teamId)
+      const team = await requireTeam(db, parsed.teamId, 'Team_NameNotFound')
       if (team.inviteToken !== parsed.token) throw fail('Team_NameInvalidInvitation')
       if (await isMember(db, team.id, actor.id)) throw fail('User_AlreadyInTeam')
       await db.insert(teamMembers).values({ teamId: team.id, userId: actor.id }).onConflictDoNothing()
@@ -220,7 +233,7 @@ export function createTeamService(deps: {
 
     /** Kicks a member; their game registrations for this team go with them (decisions.md 5). */
     async kick(actor: SessionUser, id: number, userId: string) {
-      const team = await requireCaptain(db, actor, id)
+      const team = await requireCaptain(db, actor, id, 'Team_NotFoundForEdit')
       if (userId === actor.id) throw fail('Team_CaptainCannotBeKicked')
       await db.transaction(async (tx) => {
         await requireUnlocked(tx, team)
