@@ -119,7 +119,20 @@ export async function buildApp(deps: AppDeps) {
   await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024, files: 20 } })
   // One upgrade handler for every WebSocket route (the container proxy and the hubs); routes opt
   // in with `websocket: true` and pass through the same session, rate-limit and role hooks.
-  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } })
+  // A client breaking the protocol (a frame over the limit, a bad opcode) is the client's fault:
+  // one warning line without a stack. Anything else is still an error.
+  await app.register(websocket, {
+    options: { maxPayload: 1024 * 1024 },
+    errorHandler(error, socket, request) {
+      const code = (error as { code?: unknown }).code
+      if (typeof code === 'string' && code.startsWith('WS_ERR_')) {
+        request.log.warn({ code, url: request.url }, `websocket closed: ${error.message}`)
+      } else {
+        request.log.error({ err: error }, 'websocket failed')
+      }
+      socket.terminate()
+    },
+  })
   await app.register(swagger, {
     openapi: {
       info: { title: 'Pennant API', version: '1.6.2', description: 'Compatible with the GZCTF 1.6.2 API' },
