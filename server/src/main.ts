@@ -55,7 +55,7 @@ async function main() {
   }
   if (!config.publicUrl)
     app.log.warn(
-      'PUBLIC_URL is not set: mailed links use the host each request names. Set PUBLIC_URL in production.',
+      `PUBLIC_URL is not set: mailed links point to ${config.localUrl}${config.publicHosts.length ? ` (or one of PUBLIC_HOSTS when the request names it)` : ''}. Set PUBLIC_URL in production.`,
     )
   const jobs = startJobs({ services: app.deps.services, config, leases: infra.leases, log: app.log })
 
