@@ -11,7 +11,8 @@ import { compressionPlugin } from './http/compression.ts'
 import { errorHandlerPlugin } from './http/error-handler.ts'
 import { serializerFactory } from './http/serialization.ts'
 import './http/types.ts'
-import { createValidatorCompiler } from './http/validation.ts'
+import { AppError } from './http/errors.ts'
+import { createValidatorCompiler, findUnstorable } from './http/validation.ts'
 import type { Infra } from './infra/index.ts'
 import { accountRoutes } from './modules/account/account.routes.ts'
 import { adminConfigRoutes } from './modules/admin/config.routes.ts'
@@ -95,9 +96,17 @@ export async function buildApp(deps: AppDeps) {
   // body: routes without one work, routes that need one answer the validator's 400.
   const parseJson = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-  )
+  // Text the database cannot store (NUL, lone surrogates) is refused here, once for every JSON
+  // route, with or without a body schema; the validator checks query strings and parameters.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined)
+    parseJson(request, body as string, (err, value) => {
+      if (err) return done(err, undefined)
+      const unstorable = findUnstorable(value)
+      if (unstorable) return done(new AppError('Model_ValidationFailed', 400, unstorable), undefined)
+      done(null, value)
+    })
+  })
   const metrics = createMetrics()
   const services = createServices({
     config,
