@@ -42,6 +42,8 @@ export interface Config {
   publicHosts: string[]
   /** Without PUBLIC_URL and an allowed host: the address the server was started for. */
   localUrl: string
+  /** `WEBHOOK_ALLOWED_HOSTS`: internal hosts webhooks may reach (lower case, no brackets). */
+  webhookAllowedHosts: string[]
   /** Fastify `trustProxy`: which hops may set X-Forwarded-For / -Proto. */
   trustProxy: boolean | string
   logLevel: string
@@ -251,6 +253,16 @@ export function loadConfig(env: Env): Config {
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     localUrl: localUrl(host, port),
+    webhookAllowedHosts: (str(env, 'WEBHOOK_ALLOWED_HOSTS') ?? '')
+      .split(',')
+      .map((h) =>
+        h
+          .trim()
+          .replace(/^\[|\]$/g, '')
+          .replace(/\.$/, '')
+          .toLowerCase(),
+      )
+      .filter(Boolean),
     trustProxy: trustProxy(env),
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
     logRetentionDays: int(env, 'LOG_RETENTION_DAYS', 30, 1, 3650),

@@ -194,7 +194,7 @@ const catalogue = {
   ],
   Webhook_UrlBlocked: [
     400,
-    'This address is not allowed: link-local and cloud metadata addresses are blocked',
+    'This address is not allowed: internal, special-purpose and cloud metadata addresses are blocked',
   ],
   Webhook_GameNotFound: [400, 'The game to filter on does not exist'],
 } as const satisfies Record<string, readonly [number, string] | readonly [number, string, number]>
