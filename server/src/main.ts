@@ -5,6 +5,7 @@ import { loadConfig } from './config/index.ts'
 import { openDatabase } from './db/index.ts'
 import { generatePassword } from './engine/password.ts'
 import { closeInfra, createInfra } from './infra/index.ts'
+import { secureDataDir } from './infra/storage/data-dir.ts'
 import { startJobs } from './jobs/index.ts'
 import { drainAndClose, trackSockets } from './modules/ops/shutdown.ts'
 
@@ -12,6 +13,9 @@ import { drainAndClose, trackSockets } from './modules/ops/shutdown.ts'
 async function main() {
   const config = loadConfig(process.env)
   const logger = pino({ level: config.logLevel })
+  // Before anything writes there: DATA_DIR holds the database, uploads and captures.
+  const narrowed = await secureDataDir(config.dataDir, (msg) => logger.warn(msg))
+  if (narrowed) logger.info(`made ${narrowed} files and folders under DATA_DIR readable by this user only`)
   // Independent waits (migrations; asking the Docker engine whether it answers) overlap.
   const [database, infra] = await Promise.all([
     openDatabase({
