@@ -56,4 +56,15 @@ describe('text the database cannot store', () => {
     expect(search.statusCode).toBe(400)
     expect(search.json().title).toContain('hint')
   })
+
+  it('is a 400 in an uploaded file’s name', async () => {
+    const res = await admin.upload(
+      'POST',
+      '/api/assets',
+      { bytes: Buffer.from('hello'), name: 'a\u0000b.txt', type: 'text/plain' },
+      'files',
+    )
+    expect(res.statusCode, res.body).toBe(400)
+    expect(res.json().title).toContain('filename')
+  })
 })
