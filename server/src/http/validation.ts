@@ -61,6 +61,7 @@ export const MAX_DEPTH = 32
 
 const TEXT_RULE = 'must not contain NUL characters or unpaired UTF-16 surrogates'
 /** A NUL, or half of a UTF-16 surrogate pair without its other half. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this looks for.
 const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 /**
