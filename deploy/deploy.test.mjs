@@ -341,6 +341,22 @@ async function main() {
     assert.match(logs, /"msg":"shutting down"/)
     assert.match(logs, /"msg":"stopped"/)
   })
+
+  // Last: it spends this machine's login budget. The servers trust nginx alone, so a client
+  // naming its own X-Forwarded-For is still counted by the address nginx saw.
+  await check('a forged X-Forwarded-For does not escape the wrong-password limit', async () => {
+    const codes = []
+    for (let i = 0; i < 12; i++) {
+      const res = await fetch(`${base}/api/account/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i + 1}` },
+        body: JSON.stringify({ userName: 'Admin', password: `Wrong${i}x` }),
+      })
+      await res.arrayBuffer()
+      codes.push(res.status)
+    }
+    assert.deepEqual(codes, [401, 401, 401, 401, 401, ...Array(7).fill(429)])
+  })
 }
 
 let fatal

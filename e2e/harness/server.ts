@@ -60,6 +60,8 @@ const SCRUBBED = [
   'TRUST_PROXY',
   'WEB_DIR',
   'PUBLIC_URL',
+  'PUBLIC_HOSTS',
+  'WEBHOOK_ALLOWED_HOSTS',
 ]
 
 export interface ServerOptions {
@@ -90,6 +92,8 @@ export async function startServer(options: ServerOptions) {
     WEB_DIR: path.join(REPO_ROOT, 'web', 'dist'),
     LOG_LEVEL: 'warn',
     DISABLE_RATE_LIMIT: 'true',
+    // The webhook spec's receiver listens on loopback, which webhooks may reach only when allowed.
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     PENNANT_E2E_PARENT_GUARD: '1',
     ...options.env,
   })

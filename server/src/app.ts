@@ -11,7 +11,8 @@ import { compressionPlugin } from './http/compression.ts'
 import { errorHandlerPlugin } from './http/error-handler.ts'
 import { serializerFactory } from './http/serialization.ts'
 import './http/types.ts'
-import { createValidatorCompiler } from './http/validation.ts'
+import { AppError } from './http/errors.ts'
+import { createValidatorCompiler, findUnstorable } from './http/validation.ts'
 import type { Infra } from './infra/index.ts'
 import { accountRoutes } from './modules/account/account.routes.ts'
 import { adminConfigRoutes } from './modules/admin/config.routes.ts'
@@ -95,9 +96,17 @@ export async function buildApp(deps: AppDeps) {
   // body: routes without one work, routes that need one answer the validator's 400.
   const parseJson = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-  )
+  // Text the database cannot store (NUL, lone surrogates) is refused here, once for every JSON
+  // route, with or without a body schema; the validator checks query strings and parameters.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined)
+    parseJson(request, body as string, (err, value) => {
+      if (err) return done(err, undefined)
+      const unstorable = findUnstorable(value)
+      if (unstorable) return done(new AppError('Model_ValidationFailed', 400, unstorable), undefined)
+      done(null, value)
+    })
+  })
   const metrics = createMetrics()
   const services = createServices({
     config,
@@ -119,7 +128,20 @@ export async function buildApp(deps: AppDeps) {
   await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024, files: 20 } })
   // One upgrade handler for every WebSocket route (the container proxy and the hubs); routes opt
   // in with `websocket: true` and pass through the same session, rate-limit and role hooks.
-  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } })
+  // A client breaking the protocol (a frame over the limit, a bad opcode) is the client's fault:
+  // one warning line without a stack. Anything else is still an error.
+  await app.register(websocket, {
+    options: { maxPayload: 1024 * 1024 },
+    errorHandler(error, socket, request) {
+      const code = (error as { code?: unknown }).code
+      if (typeof code === 'string' && code.startsWith('WS_ERR_')) {
+        request.log.warn({ code, url: request.url }, `websocket closed: ${error.message}`)
+      } else {
+        request.log.error({ err: error }, 'websocket failed')
+      }
+      socket.terminate()
+    },
+  })
   await app.register(swagger, {
     openapi: {
       info: { title: 'Pennant API', version: '1.6.2', description: 'Compatible with the GZCTF 1.6.2 API' },

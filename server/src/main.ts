@@ -5,6 +5,7 @@ import { loadConfig } from './config/index.ts'
 import { openDatabase } from './db/index.ts'
 import { generatePassword } from './engine/password.ts'
 import { closeInfra, createInfra } from './infra/index.ts'
+import { secureDataDir } from './infra/storage/data-dir.ts'
 import { startJobs } from './jobs/index.ts'
 import { drainAndClose, trackSockets } from './modules/ops/shutdown.ts'
 import { checkRuntimeFiles } from './paths.ts'
@@ -17,6 +18,9 @@ async function main() {
   const logger = pino({ level: config.logLevel })
   // Fault injection for tests and rehearsals: off unless asked for, never in a real deployment.
   const faults = process.env.PENNANT_FAULT_INJECTION === '1'
+  // Before anything writes there: DATA_DIR holds the database, uploads and captures.
+  const narrowed = await secureDataDir(config.dataDir, (msg) => logger.warn(msg))
+  if (narrowed) logger.info(`made ${narrowed} files and folders under DATA_DIR readable by this user only`)
   // Independent waits (migrations; asking the Docker engine whether it answers) overlap.
   const [database, infra] = await Promise.all([
     openDatabase({
@@ -73,7 +77,7 @@ async function main() {
   }
   if (!config.publicUrl)
     app.log.warn(
-      'PUBLIC_URL is not set: mailed links use the host each request names. Set PUBLIC_URL in production.',
+      `PUBLIC_URL is not set: mailed links point to ${config.localUrl}${config.publicHosts.length ? ` (or one of PUBLIC_HOSTS when the request names it)` : ''}. Set PUBLIC_URL in production.`,
     )
   const jobs = startJobs({ services: app.deps.services, config, leases: infra.leases, log: app.log })
 

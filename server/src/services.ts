@@ -55,7 +55,15 @@ export function createServices(deps: {
   const { bus } = infra
   const settings = createSettingsService({ db, bus })
   // Bloods and notices reach webhooks through the bus (`game.notice`); containers call it directly.
-  const webhookQueue = createWebhookQueue({ db, settings, log, bus, timings: deps.webhookTimings })
+  const webhookAllowed = new Set(config.webhookAllowedHosts)
+  const webhookQueue = createWebhookQueue({
+    db,
+    settings,
+    log,
+    bus,
+    timings: deps.webhookTimings,
+    allowedHosts: webhookAllowed,
+  })
   const audit = createAuditService({ db, log, bus })
   const sessions = createSessionService({ db, bus })
   const tokens = createTokenService({ db })
@@ -249,7 +257,7 @@ export function createServices(deps: {
       audit,
     }),
     transfer,
-    webhooks: createWebhookService({ db }),
+    webhooks: createWebhookService({ db, allowedHosts: webhookAllowed }),
     webhookQueue,
   }
 }

@@ -33,8 +33,17 @@ export interface Config {
   redisPrefix: string
   /** Password for the bootstrap `Admin` user, created at start-up when no admin exists. */
   adminPassword?: string
-  /** Base URL used in mailed links; unset means the URL the request came in on. */
+  /** Base URL used in mailed links (`PUBLIC_URL`). */
   publicUrl?: string
+  /**
+   * `PUBLIC_HOSTS`: without PUBLIC_URL, the host names (with `:port` when not the default) a
+   * request may name for its mailed links; any other host gets {@link Config.localUrl}.
+   */
+  publicHosts: string[]
+  /** Without PUBLIC_URL and an allowed host: the address the server was started for. */
+  localUrl: string
+  /** `WEBHOOK_ALLOWED_HOSTS`: internal hosts webhooks may reach (lower case, no brackets). */
+  webhookAllowedHosts: string[]
   /** Fastify `trustProxy`: which hops may set X-Forwarded-For / -Proto. */
   trustProxy: boolean | string
   logLevel: string
@@ -152,6 +161,12 @@ function smtp(env: Env): SmtpConfig | undefined {
   }
 }
 
+/** `http://localhost:PORT` for a server on every interface, else its own address. */
+function localUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+  return `http://${name}${port === 80 ? '' : `:${port}`}`
+}
+
 function trustProxy(env: Env): boolean | string {
   const raw = str(env, 'TRUST_PROXY')
   if (!raw) return '127.0.0.1,::1'
@@ -221,9 +236,11 @@ export function loadConfig(env: Env): Config {
   const base = env.INIT_CWD ?? process.cwd()
   const dataDir = path.resolve(base, str(env, 'DATA_DIR') ?? './data')
   const publicUrl = str(env, 'PUBLIC_URL')?.replace(/\/+$/, '')
+  const port = int(env, 'PORT', 8080, 0, 65535)
+  const host = str(env, 'HOST') ?? '0.0.0.0'
   return {
-    port: int(env, 'PORT', 8080, 0, 65535),
-    host: str(env, 'HOST') ?? '0.0.0.0',
+    port,
+    host,
     dataDir,
     webDir: path.resolve(str(env, 'WEB_DIR') ?? path.join(serverDir, '../web/dist')),
     databaseUrl: str(env, 'DATABASE_URL'),
@@ -231,6 +248,21 @@ export function loadConfig(env: Env): Config {
     redisPrefix: str(env, 'REDIS_PREFIX') ?? 'pennant:',
     adminPassword: env.PENNANT_ADMIN_PASSWORD || undefined,
     publicUrl,
+    publicHosts: (str(env, 'PUBLIC_HOSTS') ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    localUrl: localUrl(host, port),
+    webhookAllowedHosts: (str(env, 'WEBHOOK_ALLOWED_HOSTS') ?? '')
+      .split(',')
+      .map((h) =>
+        h
+          .trim()
+          .replace(/^\[|\]$/g, '')
+          .replace(/\.$/, '')
+          .toLowerCase(),
+      )
+      .filter(Boolean),
     trustProxy: trustProxy(env),
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
     logRetentionDays: int(env, 'LOG_RETENTION_DAYS', 30, 1, 3650),

@@ -2,8 +2,22 @@
 // on a second core instead of sharing the server's thread. The main thread talks to it through
 // `pglite-thread.ts`. Plain JavaScript, because Node 20 starts a worker only from a file it can
 // run as it is, and the same file serves the sources (tests) and the build (`dist/`).
+import fs from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite } from '@electric-sql/pglite'
+
+// PGlite's file system layer gives every file it creates mode 0666 with an explicit chmod, past
+// the process umask. The database is the server user's alone: group and other bits are dropped
+// from every mode set on this thread (only PGlite uses the file system here; each thread has
+// its own `fs` object, so the rest of the server is untouched).
+const OTHERS = 0o077
+for (const name of /** @type {const} */ (['chmodSync', 'fchmodSync', 'lchmodSync'])) {
+  const original = /** @type {(target: unknown, mode: number) => void} */ (fs[name])
+  if (typeof original !== 'function') continue
+  // @ts-expect-error: same signature, narrower modes
+  fs[name] = (/** @type {unknown} */ target, /** @type {number | string} */ mode) =>
+    original(target, (typeof mode === 'string' ? Number.parseInt(mode, 8) : mode) & ~OTHERS)
+}
 
 const db = new PGlite(workerData.dataDir ?? undefined)
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)

@@ -199,7 +199,7 @@ const catalogue = {
   ],
   Webhook_UrlBlocked: [
     400,
-    'This address is not allowed: link-local and cloud metadata addresses are blocked',
+    'This address is not allowed: internal, special-purpose and cloud metadata addresses are blocked',
   ],
   Webhook_GameNotFound: [400, 'The game to filter on does not exist'],
   // Success messages (200 answers that carry a title): told in the request's culture like the

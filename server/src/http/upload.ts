@@ -1,6 +1,14 @@
 import { finished, PassThrough, type Readable } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
 import { AppError, fail } from './errors.ts'
+import { findUnstorable } from './validation.ts'
+
+/** A file name the database can store, or a 400 (as for any JSON text: validation.ts). */
+function storableName(name: string): string {
+  const problem = findUnstorable({ filename: name })
+  if (problem) throw new AppError('Model_ValidationFailed', 400, problem)
+  return name
+}
 
 export interface Upload {
   bytes: Buffer
@@ -24,7 +32,7 @@ export async function readUpload(request: FastifyRequest, maxBytes: number, fiel
     throw fail('File_Malformed')
   }
   if (bytes.length === 0) throw fail('File_SizeZero')
-  return { bytes, filename: part.filename, mimetype: part.mimetype }
+  return { bytes, filename: storableName(part.filename), mimetype: part.mimetype }
 }
 
 export interface StreamedUpload {
@@ -69,7 +77,7 @@ export async function streamUploads<T>(
         if (err) file.destroy(fail('File_Malformed'))
       })
       try {
-        const result = await take({ file, filename: part.filename, mimetype: part.mimetype })
+        const result = await take({ file, filename: storableName(part.filename), mimetype: part.mimetype })
         if (result !== null) out.push(result)
       } catch (error) {
         taken = { error }

@@ -62,22 +62,31 @@ export function normalise(schema: Schema | undefined, value: unknown): unknown {
 /** Deeper than any model of the contract; JSON nested further is refused, not walked. */
 export const MAX_DEPTH = 32
 
+const TEXT_RULE = 'must not contain NUL characters or unpaired UTF-16 surrogates'
+/** A NUL, or half of a UTF-16 surrogate pair without its other half. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this looks for.
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
 /**
- * What no model accepts, wherever it sits: a string holding a NUL character (PostgreSQL cannot
- * store one), or nesting deeper than {@link MAX_DEPTH}. Walked with a queue, not recursion, so a
- * body nested thousands of levels deep costs a 400, not the stack.
+ * What no model accepts, wherever it sits: text PostgreSQL cannot store (a NUL character, or a
+ * lone UTF-16 surrogate, which JSON can carry as an escape), in a value or a key, or nesting
+ * deeper than {@link MAX_DEPTH}. Walked with a queue, not recursion, so a body nested thousands
+ * of levels deep costs a 400, not the stack.
  */
 export function findUnstorable(value: unknown): string | null {
   const queue: [unknown, string, number][] = [[value, '', 0]]
   for (let i = 0; i < queue.length; i++) {
     const [v, path, depth] = queue[i]!
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return `${path || 'value'} must not contain NUL characters`
+      if (UNSTORABLE_TEXT.test(v)) return `${path || 'value'} ${TEXT_RULE}`
     } else if (v && typeof v === 'object') {
       if (depth >= MAX_DEPTH) return `${path || 'value'} is nested too deeply`
       const entries = Array.isArray(v) ? v.map((item, n) => [`[${n}]`, item] as const) : Object.entries(v)
-      for (const [k, item] of entries)
+      for (const [k, item] of entries) {
+        if (UNSTORABLE_TEXT.test(k))
+          return `${path || 'value'} has a field name with NUL characters or unpaired UTF-16 surrogates`
         queue.push([item, k.startsWith('[') ? `${path}${k}` : path ? `${path}.${k}` : k, depth + 1])
+      }
     }
   }
   return null

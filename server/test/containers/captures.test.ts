@@ -211,7 +211,9 @@ describe('traffic capture of proxied connections', () => {
       expect(res.statusCode, name).toBe(404)
     }
     expect((await monitor.get('/api/game/captures/999999')).statusCode).toBe(404)
-    expect((await monitor.get('/api/game/games/999999/captures')).json()).toEqual([])
+    const missing = await monitor.get('/api/game/games/999999/captures')
+    expect(missing.statusCode).toBe(404)
+    expect(missing.json()).toMatchObject({ status: 404 })
     // Hidden games are admins' only.
     const hide = await admin.put(`/api/edit/games/${game.id}`, {
       title: game.title,
@@ -220,7 +222,8 @@ describe('traffic capture of proxied connections', () => {
       hidden: true,
     })
     expect(hide.statusCode, hide.body).toBe(200)
-    expect((await monitor.get(`/api/game/games/${game.id}/captures`)).json()).toEqual([])
+    expect((await monitor.get(`/api/game/games/${game.id}/captures`)).statusCode).toBe(404)
+    expect((await admin.get(`/api/game/games/${game.id}/captures`)).statusCode).toBe(200)
     expect((await monitor.get(`/api/game/captures/${c.id}/1`)).statusCode).toBe(404)
     expect((await admin.get(`/api/game/captures/${c.id}/1`)).statusCode).toBe(200)
   }, 60_000)

@@ -15,7 +15,12 @@ const network = `pn-t-${uniqueName('n')}`
 beforeAll(async () => {
   await buildChallengeImage()
   t = await createTestApp(
-    { CONTAINER_BACKEND: 'docker', CONTAINER_NETWORK: network, DISABLE_RATE_LIMIT: 'true' },
+    {
+      CONTAINER_BACKEND: 'docker',
+      CONTAINER_NETWORK: network,
+      DISABLE_RATE_LIMIT: 'true',
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    },
     { webhookTimings: { pollMs: 100 } },
   )
   admin = await adminAgent(t.app)

@@ -70,7 +70,10 @@ describe('error shape', () => {
   it('refuses text with a NUL character (which PostgreSQL cannot store) with 400', async () => {
     const { agent } = await registeredUser(t.app)
     const res = await agent.put('/api/account/update', { bio: 'a\u0000b' })
-    expect(res.json()).toEqual({ title: 'bio must not contain NUL characters', status: 400 })
+    expect(res.json()).toEqual({
+      title: 'bio must not contain NUL characters or unpaired UTF-16 surrogates',
+      status: 400,
+    })
   })
 
   it('refuses JSON nested thousands of levels deep with 400 on any JSON route', async () => {

@@ -7,16 +7,18 @@ import {
   HubConnectionState,
   LogLevel,
 } from '@microsoft/signalr'
-import { inArray } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { submissions } from '../../src/db/schema.ts'
+import { submissions, users } from '../../src/db/schema.ts'
 import {
   ADMIN_PASSWORD,
   acceptedPlayer,
   adminAgent,
   createGame,
   eventually,
+  registeredUser,
+  setRole,
   staticChallenge,
   type TestUser,
 } from '../factories.ts'
@@ -177,6 +179,25 @@ describe.skipIf(!ready)('two servers behind nginx on one PostgreSQL and one Redi
     const res = await send(admin, `${a.url}/api/edit/games/${game.id}/notices`, 'POST', { content: text })
     expect(res.status).toBe(200)
     await eventually(async () => expect(got.map((n) => n.values[0])).toContain(text), 3000)
+  })
+
+  it('stops an API token on the next request on both servers when its creator is demoted on one', async () => {
+    const creator = await registeredUser(t.app)
+    await setRole(t.app, creator.userName, 3)
+    const made = await send(creator.agent, `${a.url}/api/tokens`, 'POST', { name: 'two servers' })
+    expect(made.status).toBe(200)
+    const { token } = (await made.json()) as { token: string }
+    const read = (url: string) =>
+      fetch(`${url}/api/game/${game.id}/events`, { headers: { authorization: `Bearer ${token}` } })
+    for (const s of [a, b]) expect((await read(s.url)).status).toBe(200)
+    const [row] = await t.app.deps.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.normalizedUserName, creator.userName.toLowerCase()))
+    const demoted = await send(admin, `${a.url}/api/admin/users/${row!.id}`, 'PUT', { role: 'User' })
+    expect(demoted.status).toBe(200)
+    // No waiting: the very next request on either server is refused.
+    for (const s of [b, a]) expect((await read(s.url)).status).toBe(401)
   })
 
   it('signs a player out everywhere at once, and applies a switch saved on one server on the other', async () => {

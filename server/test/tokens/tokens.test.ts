@@ -1,6 +1,6 @@
 import { eq, like } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiTokens, logs } from '../../src/db/schema.ts'
+import { apiTokens, logs, users } from '../../src/db/schema.ts'
 import { adminAgent, createGame, registeredUser, setRole } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
@@ -102,6 +102,43 @@ describe('API tokens (/api/tokens)', () => {
       'Admin restored the API token "logged bot"',
       'Admin deleted the API token "logged bot"',
     ])
+  })
+
+  it("acts with its creator's rights now: demoting, banning or deleting the creator stops it", async () => {
+    const game = await createGame(admin)
+    const events = `/api/game/${game.id}/events`
+    for (const change of ['demote', 'ban', 'delete'] as const) {
+      const creator = await registeredUser(t.app)
+      await setRole(t.app, creator.userName, 3)
+      const made = await creator.agent.post('/api/tokens', { name: `by ${change}` })
+      expect(made.statusCode, made.body).toBe(200)
+      const { token } = made.json() as { token: string }
+      expect((await tool(token, events)).statusCode).toBe(200)
+      const [row] = await t.app.deps.db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.normalizedUserName, creator.userName.toLowerCase()))
+      if (change === 'delete') {
+        expect((await admin.delete(`/api/admin/users/${row!.id}`)).statusCode).toBe(200)
+      } else {
+        // Through the admin API, as an admin would: the change reaches every server.
+        const res = await admin.put(`/api/admin/users/${row!.id}`, {
+          role: change === 'demote' ? 'User' : 'Banned',
+        })
+        expect(res.statusCode, res.body).toBe(200)
+      }
+      for (const route of ['events', 'submissions', 'cheatinfo', 'submissionsheet']) {
+        expect((await tool(token, `/api/game/${game.id}/${route}`)).statusCode, `${change} ${route}`).toBe(
+          401,
+        )
+      }
+    }
+    // A creator demoted to Monitor keeps what a monitor may read.
+    const creator = await registeredUser(t.app)
+    await setRole(t.app, creator.userName, 3)
+    const { token } = (await creator.agent.post('/api/tokens', { name: 'kept' })).json() as { token: string }
+    await setRole(t.app, creator.userName, 2)
+    expect((await tool(token, events)).statusCode).toBe(200)
   })
 
   it('is for admins only, and validates its input', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { count } from 'drizzle-orm'
 import { strToU8, unzipSync, zipSync } from 'fflate'
@@ -482,6 +482,21 @@ describe('damaged and foreign archives', () => {
       expect(res.statusCode).toBe(413)
       expect(res.json().title).toMatch(/unpacks to more than 1 MiB/)
       Object.assign(limits(), saved)
+    })
+
+    it('reads at most maxManifestBytes of manifest into memory, and leaves no upload behind', async () => {
+      limits().maxManifestBytes = 1024
+      const big = withManifest({
+        ...manifest,
+        game: { ...(manifest.game as object), summary: 'x'.repeat(4096) },
+      })
+      const res = await preview(big)
+      expect(res.statusCode).toBe(400)
+      expect(res.json().title).toMatch(/larger than 0 MiB|manifest/)
+      Object.assign(limits(), saved)
+      expect((await preview(big)).statusCode).toBe(200)
+      // Uploads are written to DATA_DIR/tmp while they are read, and removed after.
+      expect(readdirSync(path.join(to.dataDir, 'tmp'))).toEqual([])
     })
 
     it('refuses an entry whose header lies about its size', async () => {

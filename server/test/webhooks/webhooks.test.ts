@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { webhookDeliveries } from '../../src/db/schema.ts'
+import { webhookDeliveries, webhooks } from '../../src/db/schema.ts'
 import {
   acceptedPlayer,
   adminAgent,
@@ -24,7 +24,8 @@ beforeAll(async () => {
   // Retries after 150 ms, 600 ms…; an attempt waits 10 s for an answer, as in production.
   // Rate limits off: one admin makes many games here.
   t = await createTestApp(
-    { DISABLE_RATE_LIMIT: 'true' },
+    // The test endpoint listens on loopback, which only an operator's allow-list opens.
+    { DISABLE_RATE_LIMIT: 'true', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
     { webhookTimings: { pollMs: 100, retryBaseMs: 150, timeoutMs: 10_000, gameCheckMs: 0 } },
   )
   admin = await adminAgent(t.app)
@@ -136,7 +137,7 @@ describe('registering endpoints', () => {
     expect((await admin.get(`${BASE}/${id}`)).json()).toEqual(created.webhook)
 
     const edited = await admin.put(`${BASE}/${id}`, {
-      url: 'http://10.0.0.5:8080/x',
+      url: 'http://hooks.example.com:8080/x',
       format: 'discord',
       events: ['NewNotice', 'GameEnded'],
       gameId: null,
@@ -145,7 +146,7 @@ describe('registering endpoints', () => {
     expect(edited.json()).toEqual({
       webhook: {
         ...created.webhook,
-        url: 'http://10.0.0.5:8080/x',
+        url: 'http://hooks.example.com:8080/x',
         format: 'discord',
         events: ['NewNotice', 'GameEnded'],
         gameId: null,
@@ -176,6 +177,18 @@ describe('registering endpoints', () => {
       [{ ...good, url: 'http://[fe80::1]/h' }, /metadata/],
       [{ ...good, url: 'http://[::ffff:169.254.169.254]/h' }, /metadata/],
       [{ ...good, url: 'http://metadata.google.internal/computeMetadata/v1/' }, /metadata/],
+      // Every internal or special-purpose spelling (the review's findings first).
+      [{ ...good, url: 'http://[::169.254.169.254]/h' }, /metadata/],
+      [{ ...good, url: 'http://[64:ff9b::a9fe:a9fe]/h' }, /metadata/],
+      [{ ...good, url: 'http://instance-data/latest/meta-data/' }, /metadata/],
+      [{ ...good, url: 'http://192.0.0.192/opc/v2/instance/' }, /metadata/],
+      [{ ...good, url: 'http://168.63.129.16/machine' }, /metadata/],
+      [{ ...good, url: 'http://127.0.0.2:8080/h' }, /internal/],
+      [{ ...good, url: 'http://localhost:8080/h' }, /internal/],
+      [{ ...good, url: 'http://10.1.2.3/h' }, /internal/],
+      [{ ...good, url: 'http://[::1]/h' }, /internal/],
+      [{ ...good, url: 'http://[fd00:ec2::254]/h' }, /internal/],
+      [{ ...good, url: 'http://2852039166/h' }, /internal/],
       [{ ...good, url: '' }, /./],
       [{ ...good, url: 'https://example.org/'.padEnd(3000, 'a') }, /./],
       [{ ...good, events: [] }, /./],
@@ -418,6 +431,24 @@ describe('deliveries', () => {
     )
     expect(endpoint.received).toHaveLength(6)
     expect((await deliveries(webhook.id)).total).toBe(1)
+  })
+
+  it('refuses at send an address that was not allowed, whatever was saved', async () => {
+    endpoint = await startEndpoint()
+    const { webhook } = await register({ url: endpoint.url })
+    // A row written before this check existed (or by hand): the sender judges it again.
+    const port = new URL(endpoint.url).port
+    await t.app.deps.db
+      .update(webhooks)
+      .set({ url: `http://[::ffff:7f00:1]:${port}/hook` })
+      .where(eq(webhooks.id, webhook.id))
+    const res = await admin.post(`${BASE}/${webhook.id}/test`)
+    expect(res.json()).toMatchObject({
+      attempts: 1,
+      lastStatusCode: null,
+      lastError: expect.stringContaining('blocked address'),
+    })
+    expect(endpoint.received).toHaveLength(0)
   })
 
   it('logs why no answer came from an endpoint nobody listens on', async () => {

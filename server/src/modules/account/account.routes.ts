@@ -24,17 +24,13 @@ import type { NewSession, Origin } from './account.service.ts'
 /** Account — `/api/account/*` (api-contract §2.1). */
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { account } = app.deps.services
-  const { publicUrl } = app.deps.config
+  const { publicUrl, publicHosts, localUrl } = app.deps.config
+  // Mailed links carry a reset or confirmation token: their host is never one the request chose
+  // (Host or X-Forwarded-Host, forgeable), unless PUBLIC_HOSTS lists it.
   const origin = (request: FastifyRequest): Origin => {
-    // Fastify takes X-Forwarded-Host only from trusted proxies; from anyone else it is a forgery
-    // (or a proxy missing from TRUST_PROXY), and no mail link is built from such a request.
-    const forwarded = request.headers['x-forwarded-host']
-    const named = typeof forwarded === 'string' ? forwarded.split(',').pop()?.trim() : undefined
-    const untrusted = !publicUrl && named !== undefined && named !== request.host
-    return {
-      ip: request.ip,
-      linkBase: publicUrl ?? (untrusted ? null : `${request.protocol}://${request.host}`),
-    }
+    const named = request.host.toLowerCase()
+    const allowed = publicHosts.includes(named)
+    return { ip: request.ip, linkBase: publicUrl ?? (allowed ? `${request.protocol}://${named}` : localUrl) }
   }
   const startSession = (request: FastifyRequest, reply: FastifyReply, session: NewSession) =>
     setSessionCookie(request, reply, session.token, session.expiresAt)

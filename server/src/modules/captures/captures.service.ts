@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from '../../db/index.ts'
 import { challenges, participations, teams } from '../../db/schema.ts'
 import { ChallengeCategoryValues, ChallengeTypeValues, nameOf } from '../../http/enums.ts'
-import { AppError, fail, failWith } from '../../http/errors.ts'
+import { fail, failWith } from '../../http/errors.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { tarGz } from '../assets/tar.ts'
 import { requireVisibleGame } from '../game/context.ts'
@@ -93,12 +93,8 @@ export function createCaptureService(deps: {
 
     /** The game's challenges with capture on, each with its number of team folders. */
     async challenges(actor: SessionUser, gameId: number) {
-      const game = await requireVisibleGame(db, gameId, actor).catch((err: unknown) => {
-        // No 404 for a missing game (api-contract §2.6): just nothing to show.
-        if (err instanceof AppError && err.key === 'Game_NotFound') return null
-        throw err
-      })
-      if (!game) return []
+      // Missing and hidden games are 404, as on every other game route (decisions.md item 9).
+      await requireVisibleGame(db, gameId, actor)
       const rows = await db
         .select()
         .from(challenges)

@@ -11,6 +11,8 @@ type TokenRow = typeof apiTokens.$inferSelect
 const DAY = 86_400_000
 /** `lastUsedAt` is written at most this often per token. */
 const USE_RECORD_MS = 60_000
+/** Monitor: what a token may do at most. */
+const TOKEN_ROLE = 2
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest()
 
@@ -104,14 +106,25 @@ export function createApiTokenService(deps: { db: Db }) {
 
     /**
      * The caller a bearer token stands for: a monitor, named after the token. Null for anything
-     * but a valid, current, unrevoked token of this platform.
+     * but a valid, current, unrevoked token of this platform whose creator is a monitor or admin
+     * now.
      */
     async resolve(token: string): Promise<SessionUser | null> {
       const payload = readApiToken(token, await platformKeys())
       if (!payload || !/^[0-9a-f-]{36}$/.test(payload.jti)) return null
-      const [row] = await db.select().from(apiTokens).where(eq(apiTokens.id, payload.jti))
+      // The creator's role is read with the token on every request (no cache), so demoting,
+      // banning or deleting the creator stops the token on the next request, on every server.
+      const [found] = await db
+        .select({ token: apiTokens, creatorRole: users.role })
+        .from(apiTokens)
+        .innerJoin(users, eq(users.id, apiTokens.creatorId))
+        .where(eq(apiTokens.id, payload.jti))
       const now = Date.now()
+      const row = found?.token
       if (!row || row.isRevoked || (row.expiresAt && row.expiresAt.getTime() <= now)) return null
+      // A token never does more than a monitor, nor more than its creator may do now.
+      const role = Math.min(TOKEN_ROLE, found.creatorRole)
+      if (role < TOKEN_ROLE) return null
       if (!timingSafeEqual(sha256(token), Buffer.from(row.tokenHash, 'hex'))) return null
       if (now - (recorded.get(row.id) ?? 0) > USE_RECORD_MS) {
         recorded.set(row.id, now)
@@ -124,7 +137,7 @@ export function createApiTokenService(deps: { db: Db }) {
         id: row.creatorId ?? '00000000-0000-0000-0000-000000000000',
         userName: `token:${row.name}`.slice(0, 16),
         email: '',
-        role: 2,
+        role,
         // A token is no visit: the role gate has nothing to record.
         lastVisitedUtc: new Date(now),
         sessionId: `token:${row.id}`,

@@ -1,6 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream'
-import { unzipSync, Zip, ZipDeflate, ZipPassThrough } from 'fflate'
-import { fail } from '../../http/errors.ts'
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate'
 
 /** What an uploaded archive may be; every limit is checked before anything is unpacked. */
 export interface ArchiveLimits {
@@ -10,15 +9,16 @@ export interface ArchiveLimits {
   maxEntries: number
   /** Everything unpacked together: a zip bomb is refused by its declared sizes, before inflating. */
   maxUnpackedBytes: number
+  /** The manifest, the one entry read into memory (with its parsed form). */
+  maxManifestBytes: number
 }
 
 export const defaultLimits: ArchiveLimits = {
   maxArchiveBytes: 256 * 1024 * 1024,
   maxEntries: 20_000,
   maxUnpackedBytes: 1024 * 1024 * 1024,
+  maxManifestBytes: 32 * 1024 * 1024,
 }
-
-const MiB = 1024 * 1024
 
 export interface ArchiveEntry {
   name: string
@@ -55,44 +55,5 @@ export function writeArchive(entries: AsyncIterable<ArchiveEntry> | Iterable<Arc
     zip.terminate()
     out.destroy(err)
   })
-  return out
-}
-
-/**
- * Unpacks an uploaded archive in memory, refusing it (4xx) when it is not a ZIP, is cut short,
- * or would exceed the limits. Entry names are only ever looked up, never used as paths.
- */
-export function readArchive(bytes: Uint8Array, limits: ArchiveLimits): Map<string, Buffer> {
-  if (bytes.length > limits.maxArchiveBytes)
-    throw fail('Transfer_ArchiveTooLarge', { params: [Math.floor(limits.maxArchiveBytes / MiB)] })
-  let entries = 0
-  let unpacked = 0
-  const declared = new Map<string, number>()
-  let files: Record<string, Uint8Array>
-  try {
-    files = unzipSync(bytes, {
-      filter(file) {
-        if (++entries > limits.maxEntries)
-          throw fail('Transfer_TooManyEntries', { params: [limits.maxEntries] })
-        unpacked += file.originalSize
-        if (unpacked > limits.maxUnpackedBytes)
-          throw fail('Transfer_UnpackedTooLarge', { params: [Math.floor(limits.maxUnpackedBytes / MiB)] })
-        if (declared.has(file.name)) throw fail('Transfer_NotAnArchive')
-        declared.set(file.name, file.originalSize)
-        return true
-      },
-    })
-  } catch (err) {
-    if ((err as { key?: string }).key?.startsWith('Transfer_')) throw err
-    // fflate's own errors: no end-of-archive record (cut short, not a zip), bad deflate data.
-    throw fail('Transfer_NotAnArchive')
-  }
-  const out = new Map<string, Buffer>()
-  for (const [name, data] of Object.entries(files)) {
-    // The inflater writes into a buffer of the declared size: a lying header shows here (or as a
-    // hash mismatch when the lie is in the content).
-    if (data.length !== declared.get(name)) throw fail('Transfer_NotAnArchive')
-    out.set(name, Buffer.from(data.buffer, data.byteOffset, data.length))
-  }
   return out
 }

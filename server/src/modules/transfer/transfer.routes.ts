@@ -1,9 +1,15 @@
+import { randomUUID } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { mkdir, rm } from 'node:fs/promises'
+import path from 'node:path'
+import { Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyReply } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { AppError, fail } from '../../http/errors.ts'
 import { errors } from '../../http/schema.ts'
-import { readUpload } from '../../http/upload.ts'
+import { streamUploads } from '../../http/upload.ts'
 import { GameIdParams } from '../edit/games.schemas.ts'
 
 const admin = { auth: 'admin' } as const
@@ -60,16 +66,42 @@ export const transferRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!settings.isOn('gameTransfer')) throw fail('Route_NotFound')
   })
 
-  /** The uploaded archive; over the limit is a 413 in the transfer's words. */
-  async function archiveOf(request: Parameters<typeof readUpload>[0]): Promise<Buffer> {
+  /**
+   * The uploaded archive, written to a file of its own under DATA_DIR as it arrives (never held in
+   * memory), handed to `use`, then removed. Over the limit is a 413 in the transfer's words.
+   */
+  async function withArchive<T>(request: FastifyRequest, use: (file: string) => Promise<T>): Promise<T> {
+    const dir = path.join(app.deps.config.dataDir, 'tmp')
+    await mkdir(dir, { recursive: true })
+    const file = path.join(dir, `import-${randomUUID()}.zip`)
     try {
-      return (await readUpload(request, transfer.limits.maxArchiveBytes)).bytes
-    } catch (err) {
-      if (err instanceof AppError && err.key === 'File_SizeTooLarge')
-        throw fail('Transfer_ArchiveTooLarge', {
-          params: [Math.floor(transfer.limits.maxArchiveBytes / 1048576)],
-        })
-      throw err
+      let size = 0
+      try {
+        await streamUploads(
+          request,
+          { field: 'file', maxBytes: transfer.limits.maxArchiveBytes, maxFiles: 1 },
+          async (up) => {
+            const counter = new Transform({
+              transform(chunk: Buffer, _encoding, done) {
+                size += chunk.length
+                done(null, chunk)
+              },
+            })
+            await pipeline(up.file, counter, createWriteStream(file, { flags: 'wx' }))
+            return true
+          },
+        )
+      } catch (err) {
+        if (err instanceof AppError && err.key === 'File_SizeTooLarge')
+          throw fail('Transfer_ArchiveTooLarge', {
+            params: [Math.floor(transfer.limits.maxArchiveBytes / 1048576)],
+          })
+        throw err
+      }
+      if (size === 0) throw fail('File_SizeZero')
+      return await use(file)
+    } finally {
+      await rm(file, { force: true })
     }
   }
 
@@ -114,7 +146,7 @@ export const transferRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Preview, ...errors(400, 401, 403, 404, 413) },
       },
     },
-    async (request) => transfer.preview(await archiveOf(request), request.query.full),
+    async (request) => withArchive(request, (file) => transfer.preview(file, request.query.full)),
   )
 
   app.post(
@@ -130,7 +162,7 @@ export const transferRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const result = await transfer.importGame(await archiveOf(request), request.query.full)
+      const result = await withArchive(request, (file) => transfer.importGame(file, request.query.full))
       audit.action(
         'admin',
         request.user!,

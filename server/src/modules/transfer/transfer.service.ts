@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import type { Readable } from 'node:stream'
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import {
@@ -29,7 +30,7 @@ import {
 import { fail } from '../../http/errors.ts'
 import type { BlobStorage } from '../../infra/storage/index.ts'
 import { requireGame } from '../game/games.queries.ts'
-import { type ArchiveEntry, type ArchiveLimits, defaultLimits, readArchive, writeArchive } from './archive.ts'
+import { type ArchiveEntry, type ArchiveLimits, defaultLimits, writeArchive } from './archive.ts'
 import {
   type AttachmentRef,
   blobEntry,
@@ -39,6 +40,7 @@ import {
   manifestProblem,
   VERSION,
 } from './manifest.ts'
+import { openZip, type ZipReader } from './zip-reader.ts'
 
 /** Something the admin should know before importing; `code` names it for the client's words. */
 export interface TransferWarning {
@@ -66,7 +68,12 @@ export interface ImportPreview {
 }
 
 const BLOOD_TYPES = [NoticeTypeValues.FirstBlood, NoticeTypeValues.SecondBlood, NoticeTypeValues.ThirdBlood]
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
+/** The SHA-256 of a stream's bytes, read a chunk at a time. */
+async function streamedSha256(stream: Readable): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of stream) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
 const ms = (d: Date | null) => (d ? d.getTime() : null)
 
 /**
@@ -244,11 +251,28 @@ export function createTransferService(deps: {
     return manifest
   }
 
-  /** Reads and checks an uploaded archive: every failure is a 4xx naming what is wrong. */
-  function open(bytes: Buffer) {
-    const entries = readArchive(bytes, limits)
-    const raw = entries.get(MANIFEST_NAME)
-    if (!raw) throw fail('Transfer_Foreign')
+  /**
+   * Reads and checks an uploaded archive (a file): every failure is a 4xx naming what is wrong.
+   * Only the manifest is read into memory (at most `limits.maxManifestBytes`); every file is
+   * checked against its hash as a stream. The caller closes the archive.
+   */
+  async function open(file: string) {
+    const zip = await openZip(file, limits)
+    try {
+      return await check(zip)
+    } catch (err) {
+      await zip.close()
+      throw err
+    }
+  }
+
+  async function check(zip: ZipReader) {
+    if (!zip.sizes.has(MANIFEST_NAME)) throw fail('Transfer_Foreign')
+    const raw = await zip.read(MANIFEST_NAME, limits.maxManifestBytes, () =>
+      fail('Transfer_ManifestInvalid', {
+        params: [`it is larger than ${Math.floor(limits.maxManifestBytes / 1048576)} MiB`],
+      }),
+    )
     let value: unknown
     try {
       value = JSON.parse(raw.toString('utf8'))
@@ -289,17 +313,18 @@ export function createTransferService(deps: {
       if (!teamNames.has(s.team))
         throw invalid(`a submission names team ${s.team}, which is not in the archive`)
     }
-    let unpackedSize = 0
     for (const [hash, info] of Object.entries(manifest.blobs)) {
-      const data = entries.get(blobEntry(hash))
-      if (!data) throw fail('Transfer_BlobMissing', { params: [hash] })
-      if (data.length !== info.size || sha256(data) !== hash)
+      const size = zip.sizes.get(blobEntry(hash))
+      if (size === undefined) throw fail('Transfer_BlobMissing', { params: [hash] })
+      if (size !== info.size || (await streamedSha256(zip.stream(blobEntry(hash)))) !== hash)
         throw fail('Transfer_BlobCorrupt', { params: [hash] })
     }
-    for (const data of entries.values()) unpackedSize += data.length
-    return { manifest, entries, used, size: bytes.length, unpackedSize }
+    // Every entry's size was checked against what it inflates to, or will be when it is read.
+    let unpackedSize = 0
+    for (const size of zip.sizes.values()) unpackedSize += size
+    return { manifest, zip, used, size: zip.archiveSize, unpackedSize }
   }
-  type Opened = ReturnType<typeof open>
+  type Opened = Awaited<ReturnType<typeof check>>
 
   /** Which of the archive's teams exist here: exactly one team of that name, or it is left out. */
   async function matchTeams(manifest: Manifest): Promise<Map<string, number>> {
@@ -370,6 +395,214 @@ export function createTransferService(deps: {
     }
   }
 
+  async function importOpened(opened: Opened, withTeams: boolean): Promise<ImportPreview & { id: number }> {
+    const summary = await preview(opened, withTeams)
+    const { manifest, zip } = opened
+    const matched = withTeams ? await matchTeams(manifest) : new Map<string, number>()
+    const teamsIn = (manifest.teams ?? []).filter((t) => matched.has(t.name))
+    // Each use of a file holds one reference to it (as uploads do).
+    const uses = new Map<string, number>()
+    const use = (hash: string | null | undefined) => {
+      if (hash) uses.set(hash, (uses.get(hash) ?? 0) + 1)
+    }
+    use(manifest.game.poster)
+    for (const c of manifest.challenges) {
+      if (c.attachment?.type === 'Local') use(c.attachment.hash)
+      for (const f of c.flags) if (f.attachment?.type === 'Local') use(f.attachment.hash)
+    }
+    for (const t of teamsIn) use(t.writeup)
+    // Bytes first (by hash, so never outside storage and harmless if already there).
+    // Streamed from the archive to storage, checked against the hash again on the way.
+    for (const hash of uses.keys()) {
+      const staged = await storage.stage(zip.stream(blobEntry(hash)))
+      if (staged.hash !== hash) {
+        await staged.discard()
+        throw fail('Transfer_BlobCorrupt', { params: [hash] })
+      }
+      await staged.commit()
+    }
+
+    const keys = newGameKeys()
+    const g = manifest.game
+    const date = (v: number | null) => (v === null ? null : new Date(v))
+    const gameId = await db
+      .transaction(async (tx) => {
+        const now = new Date()
+        // One statement per file, so two imports of the same archive at once both count.
+        for (const [hash, n] of uses)
+          await tx
+            .insert(files)
+            .values({
+              hash,
+              name: manifest.blobs[hash]!.name,
+              fileSize: manifest.blobs[hash]!.size,
+              uploadTimeUtc: now,
+              referenceCount: n,
+            })
+            .onConflictDoUpdate({
+              target: files.hash,
+              set: { referenceCount: sql`${files.referenceCount} + ${n}` },
+            })
+        const [game] = await tx
+          .insert(games)
+          .values({
+            title: g.title,
+            publicKey: keys.publicKey,
+            privateKey: keys.privateKey,
+            hidden: g.hidden,
+            posterHash: g.poster,
+            summary: g.summary,
+            content: g.content,
+            acceptWithoutReview: g.acceptWithoutReview,
+            writeupRequired: g.writeupRequired,
+            inviteCode: g.inviteCode,
+            divisions: g.divisions,
+            teamMemberCountLimit: g.teamMemberCountLimit,
+            containerCountLimit: g.containerCountLimit,
+            startTimeUtc: new Date(g.start),
+            endTimeUtc: new Date(g.end),
+            writeupDeadline: new Date(g.writeupDeadline),
+            writeupNote: g.writeupNote,
+            bloodBonus: normaliseBloodBonus(g.bloodBonus),
+            practiceMode: g.practiceMode,
+            freezeAt: date(g.freezeAt),
+            revealAt: date(g.revealAt),
+          })
+          .returning({ id: games.id })
+        const id = game!.id
+        const attach = async (a: AttachmentRef | null) => {
+          if (!a) return null
+          const [row] = await tx
+            .insert(attachments)
+            .values(a.type === 'Local' ? { type: 1, fileHash: a.hash } : { type: 2, remoteUrl: a.url })
+            .returning({ id: attachments.id })
+          return row!.id
+        }
+        const challengeIds = new Map<number, number>()
+        for (const c of manifest.challenges) {
+          const [row] = await tx
+            .insert(challenges)
+            .values({
+              gameId: id,
+              title: c.title,
+              content: c.content,
+              category: ChallengeCategoryValues[c.category as keyof typeof ChallengeCategoryValues],
+              type: ChallengeTypeValues[c.type as keyof typeof ChallengeTypeValues],
+              hints: c.hints,
+              isEnabled: c.isEnabled,
+              submissionLimit: c.submissionLimit,
+              containerImage: c.containerImage,
+              memoryLimit: c.memoryLimit,
+              storageLimit: c.storageLimit,
+              cpuCount: c.cpuCount,
+              containerExposePort: c.containerExposePort,
+              fileName: c.fileName,
+              flagTemplate: c.flagTemplate,
+              attachmentId: await attach(c.attachment),
+              enableTrafficCapture: c.enableTrafficCapture,
+              disableBloodBonus: c.disableBloodBonus,
+              originalScore: c.originalScore,
+              minScoreRate: c.minScoreRate,
+              difficulty: c.difficulty,
+              openAt: date(c.openAt),
+              closeAt: date(c.closeAt),
+            })
+            .returning({ id: challenges.id })
+          challengeIds.set(c.ref, row!.id)
+          // Dynamic-attachment flags come back unhanded: the teams that held them are not here.
+          // Flags go in batches (a dynamic challenge may hold thousands).
+          const values: (typeof flags.$inferInsert)[] = []
+          for (const f of c.flags)
+            values.push({ challengeId: row!.id, flag: f.flag, attachmentId: await attach(f.attachment) })
+          for (let i = 0; i < values.length; i += 1000)
+            await tx.insert(flags).values(values.slice(i, i + 1000))
+        }
+        if (manifest.notices.length)
+          await tx.insert(gameNotices).values(
+            manifest.notices.map((n) => ({
+              gameId: id,
+              type: NoticeTypeValues[n.type as keyof typeof NoticeTypeValues],
+              values: n.values,
+              publishTimeUtc: new Date(n.time),
+            })),
+          )
+
+        for (const t of teamsIn) {
+          const teamId = matched.get(t.name)!
+          const [p] = await tx
+            .insert(participations)
+            .values({
+              gameId: id,
+              teamId,
+              status: t.status,
+              // Signed with the new game's key, as joining would.
+              token: signTeamToken(teamId, keys),
+              division: t.division && g.divisions.includes(t.division) ? t.division : null,
+              writeupHash: t.writeup,
+              writeupTimeUtc: date(t.writeupTime),
+            })
+            .returning({ id: participations.id })
+          // Members who are still in the team here play on for it; nobody else is added.
+          const here = await tx
+            .select({ userId: users.id, userName: users.userName })
+            .from(teamMembers)
+            .innerJoin(users, eq(users.id, teamMembers.userId))
+            .where(eq(teamMembers.teamId, teamId))
+          const byName = new Map(here.map((u) => [u.userName, u.userId]))
+          const players = t.members.map((m) => byName.get(m)).filter((u): u is string => !!u)
+          if (players.length)
+            await tx
+              .insert(userParticipations)
+              .values(players.map((userId) => ({ gameId: id, userId, teamId, participationId: p!.id })))
+              .onConflictDoNothing()
+          const subs = (manifest.submissions ?? []).filter(
+            (s) => s.team === t.name && s.status !== 'FlagSubmitted',
+          )
+          const perChallenge = new Map<number, { solved: boolean; n: number }>()
+          for (const s of subs) {
+            const challengeId = challengeIds.get(s.challenge)!
+            await tx.insert(submissions).values({
+              answer: s.answer,
+              status: s.status,
+              submitTimeUtc: new Date(s.time),
+              userId: (s.user && byName.get(s.user)) || null,
+              teamId,
+              participationId: p!.id,
+              gameId: id,
+              challengeId,
+            })
+            const state = perChallenge.get(challengeId) ?? { solved: false, n: 0 }
+            state.n++
+            if (s.status === 'Accepted') state.solved = true
+            perChallenge.set(challengeId, state)
+          }
+          for (const [challengeId, state] of perChallenge)
+            await tx.insert(gameInstances).values({
+              challengeId,
+              participationId: p!.id,
+              isSolved: state.solved,
+              submissionCount: state.n,
+            })
+        }
+        return id
+      })
+      .catch(async (err) => {
+        // Bytes written for this import that no file record holds are removed again.
+        const held = uses.size
+          ? await db
+              .select({ hash: files.hash })
+              .from(files)
+              .where(inArray(files.hash, [...uses.keys()]))
+          : []
+        const kept = new Set(held.map((h) => h.hash))
+        for (const hash of uses.keys()) if (!kept.has(hash)) await storage.remove(hash)
+        throw err
+      })
+    if (teamsIn.length) await deps.recountAccepted(gameId)
+    deps.onChanged?.(gameId)
+    return { ...summary, id: gameId }
+  }
+
   return {
     limits,
 
@@ -393,208 +626,24 @@ export function createTransferService(deps: {
       return { title: manifest.game.title, stream: writeArchive(entries()) }
     },
 
-    preview: async (bytes: Buffer, withTeams: boolean) => preview(open(bytes), withTeams),
-
-    /** Creates a new game (new keys) from an archive; returns its id and what was imported. */
-    async importGame(bytes: Buffer, withTeams: boolean): Promise<ImportPreview & { id: number }> {
-      const opened = open(bytes)
-      const summary = await preview(opened, withTeams)
-      const { manifest, entries } = opened
-      const matched = withTeams ? await matchTeams(manifest) : new Map<string, number>()
-      const teamsIn = (manifest.teams ?? []).filter((t) => matched.has(t.name))
-      // Each use of a file holds one reference to it (as uploads do).
-      const uses = new Map<string, number>()
-      const use = (hash: string | null | undefined) => {
-        if (hash) uses.set(hash, (uses.get(hash) ?? 0) + 1)
+    /** What importing the archive (a file) would create. */
+    async preview(file: string, withTeams: boolean) {
+      const opened = await open(file)
+      try {
+        return await preview(opened, withTeams)
+      } finally {
+        await opened.zip.close()
       }
-      use(manifest.game.poster)
-      for (const c of manifest.challenges) {
-        if (c.attachment?.type === 'Local') use(c.attachment.hash)
-        for (const f of c.flags) if (f.attachment?.type === 'Local') use(f.attachment.hash)
+    },
+
+    /** Creates a new game (new keys) from an archive (a file); returns its id and what was imported. */
+    async importGame(file: string, withTeams: boolean): Promise<ImportPreview & { id: number }> {
+      const opened = await open(file)
+      try {
+        return await importOpened(opened, withTeams)
+      } finally {
+        await opened.zip.close()
       }
-      for (const t of teamsIn) use(t.writeup)
-      // Bytes first (by hash, so never outside storage and harmless if already there).
-      for (const hash of uses.keys()) await storage.put(hash, entries.get(blobEntry(hash))!)
-
-      const keys = newGameKeys()
-      const g = manifest.game
-      const date = (v: number | null) => (v === null ? null : new Date(v))
-      const gameId = await db
-        .transaction(async (tx) => {
-          const now = new Date()
-          // One statement per file, so two imports of the same archive at once both count.
-          for (const [hash, n] of uses)
-            await tx
-              .insert(files)
-              .values({
-                hash,
-                name: manifest.blobs[hash]!.name,
-                fileSize: manifest.blobs[hash]!.size,
-                uploadTimeUtc: now,
-                referenceCount: n,
-              })
-              .onConflictDoUpdate({
-                target: files.hash,
-                set: { referenceCount: sql`${files.referenceCount} + ${n}` },
-              })
-          const [game] = await tx
-            .insert(games)
-            .values({
-              title: g.title,
-              publicKey: keys.publicKey,
-              privateKey: keys.privateKey,
-              hidden: g.hidden,
-              posterHash: g.poster,
-              summary: g.summary,
-              content: g.content,
-              acceptWithoutReview: g.acceptWithoutReview,
-              writeupRequired: g.writeupRequired,
-              inviteCode: g.inviteCode,
-              divisions: g.divisions,
-              teamMemberCountLimit: g.teamMemberCountLimit,
-              containerCountLimit: g.containerCountLimit,
-              startTimeUtc: new Date(g.start),
-              endTimeUtc: new Date(g.end),
-              writeupDeadline: new Date(g.writeupDeadline),
-              writeupNote: g.writeupNote,
-              bloodBonus: normaliseBloodBonus(g.bloodBonus),
-              practiceMode: g.practiceMode,
-              freezeAt: date(g.freezeAt),
-              revealAt: date(g.revealAt),
-            })
-            .returning({ id: games.id })
-          const id = game!.id
-          const attach = async (a: AttachmentRef | null) => {
-            if (!a) return null
-            const [row] = await tx
-              .insert(attachments)
-              .values(a.type === 'Local' ? { type: 1, fileHash: a.hash } : { type: 2, remoteUrl: a.url })
-              .returning({ id: attachments.id })
-            return row!.id
-          }
-          const challengeIds = new Map<number, number>()
-          for (const c of manifest.challenges) {
-            const [row] = await tx
-              .insert(challenges)
-              .values({
-                gameId: id,
-                title: c.title,
-                content: c.content,
-                category: ChallengeCategoryValues[c.category as keyof typeof ChallengeCategoryValues],
-                type: ChallengeTypeValues[c.type as keyof typeof ChallengeTypeValues],
-                hints: c.hints,
-                isEnabled: c.isEnabled,
-                submissionLimit: c.submissionLimit,
-                containerImage: c.containerImage,
-                memoryLimit: c.memoryLimit,
-                storageLimit: c.storageLimit,
-                cpuCount: c.cpuCount,
-                containerExposePort: c.containerExposePort,
-                fileName: c.fileName,
-                flagTemplate: c.flagTemplate,
-                attachmentId: await attach(c.attachment),
-                enableTrafficCapture: c.enableTrafficCapture,
-                disableBloodBonus: c.disableBloodBonus,
-                originalScore: c.originalScore,
-                minScoreRate: c.minScoreRate,
-                difficulty: c.difficulty,
-                openAt: date(c.openAt),
-                closeAt: date(c.closeAt),
-              })
-              .returning({ id: challenges.id })
-            challengeIds.set(c.ref, row!.id)
-            // Dynamic-attachment flags come back unhanded: the teams that held them are not here.
-            // Flags go in batches (a dynamic challenge may hold thousands).
-            const values: (typeof flags.$inferInsert)[] = []
-            for (const f of c.flags)
-              values.push({ challengeId: row!.id, flag: f.flag, attachmentId: await attach(f.attachment) })
-            for (let i = 0; i < values.length; i += 1000)
-              await tx.insert(flags).values(values.slice(i, i + 1000))
-          }
-          if (manifest.notices.length)
-            await tx.insert(gameNotices).values(
-              manifest.notices.map((n) => ({
-                gameId: id,
-                type: NoticeTypeValues[n.type as keyof typeof NoticeTypeValues],
-                values: n.values,
-                publishTimeUtc: new Date(n.time),
-              })),
-            )
-
-          for (const t of teamsIn) {
-            const teamId = matched.get(t.name)!
-            const [p] = await tx
-              .insert(participations)
-              .values({
-                gameId: id,
-                teamId,
-                status: t.status,
-                // Signed with the new game's key, as joining would.
-                token: signTeamToken(teamId, keys),
-                division: t.division && g.divisions.includes(t.division) ? t.division : null,
-                writeupHash: t.writeup,
-                writeupTimeUtc: date(t.writeupTime),
-              })
-              .returning({ id: participations.id })
-            // Members who are still in the team here play on for it; nobody else is added.
-            const here = await tx
-              .select({ userId: users.id, userName: users.userName })
-              .from(teamMembers)
-              .innerJoin(users, eq(users.id, teamMembers.userId))
-              .where(eq(teamMembers.teamId, teamId))
-            const byName = new Map(here.map((u) => [u.userName, u.userId]))
-            const players = t.members.map((m) => byName.get(m)).filter((u): u is string => !!u)
-            if (players.length)
-              await tx
-                .insert(userParticipations)
-                .values(players.map((userId) => ({ gameId: id, userId, teamId, participationId: p!.id })))
-                .onConflictDoNothing()
-            const subs = (manifest.submissions ?? []).filter(
-              (s) => s.team === t.name && s.status !== 'FlagSubmitted',
-            )
-            const perChallenge = new Map<number, { solved: boolean; n: number }>()
-            for (const s of subs) {
-              const challengeId = challengeIds.get(s.challenge)!
-              await tx.insert(submissions).values({
-                answer: s.answer,
-                status: s.status,
-                submitTimeUtc: new Date(s.time),
-                userId: (s.user && byName.get(s.user)) || null,
-                teamId,
-                participationId: p!.id,
-                gameId: id,
-                challengeId,
-              })
-              const state = perChallenge.get(challengeId) ?? { solved: false, n: 0 }
-              state.n++
-              if (s.status === 'Accepted') state.solved = true
-              perChallenge.set(challengeId, state)
-            }
-            for (const [challengeId, state] of perChallenge)
-              await tx.insert(gameInstances).values({
-                challengeId,
-                participationId: p!.id,
-                isSolved: state.solved,
-                submissionCount: state.n,
-              })
-          }
-          return id
-        })
-        .catch(async (err) => {
-          // Bytes written for this import that no file record holds are removed again.
-          const held = uses.size
-            ? await db
-                .select({ hash: files.hash })
-                .from(files)
-                .where(inArray(files.hash, [...uses.keys()]))
-            : []
-          const kept = new Set(held.map((h) => h.hash))
-          for (const hash of uses.keys()) if (!kept.has(hash)) await storage.remove(hash)
-          throw err
-        })
-      if (teamsIn.length) await deps.recountAccepted(gameId)
-      deps.onChanged?.(gameId)
-      return { ...summary, id: gameId }
     },
   }
 }

@@ -12,7 +12,7 @@ import {
   type WebhookEvent,
   type WebhookFormat,
 } from './webhook-formats.ts'
-import { postJson } from './webhook-http.ts'
+import { type AllowedHosts, postJson } from './webhook-http.ts'
 import { presentDelivery } from './webhooks.service.ts'
 
 export interface WebhookTimings {
@@ -75,6 +75,8 @@ export function createWebhookQueue(deps: {
   log: FastifyBaseLogger
   bus?: Bus
   timings?: Partial<WebhookTimings>
+  /** `WEBHOOK_ALLOWED_HOSTS`: internal hosts an operator lets deliveries reach. */
+  allowedHosts?: AllowedHosts
 }) {
   const { db, settings } = deps
   const timings = { ...defaultTimings, ...deps.timings }
@@ -210,6 +212,7 @@ export function createWebhookQueue(deps: {
     const answer = await postJson(d.url, body, headers, {
       timeoutMs: timings.timeoutMs,
       signal: inFlight.signal,
+      allowed: deps.allowedHosts,
     })
     const ok = answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300
     const status = ok ? 'delivered' : d.attempts >= timings.maxAttempts ? 'failed' : 'pending'

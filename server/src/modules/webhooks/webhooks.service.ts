@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts'
 import { games, webhookDeliveries, webhooks } from '../../db/schema.ts'
 import { fail } from '../../http/errors.ts'
 import type { EventDocument, WebhookEvent, WebhookFormat } from './webhook-formats.ts'
-import { checkEndpointUrl } from './webhook-http.ts'
+import { type AllowedHosts, checkEndpointUrl } from './webhook-http.ts'
 import type { WebhookDelivery, WebhookInfo, WebhookModel, WebhookUpdateModel } from './webhooks.schemas.ts'
 
 type WebhookRow = typeof webhooks.$inferSelect
@@ -43,11 +43,11 @@ export const presentDelivery = (d: DeliveryRow): WebhookDelivery => {
 }
 
 /** The endpoints admins register, and their delivery log (`/api/ext/admin/webhooks`). */
-export function createWebhookService(deps: { db: Db }) {
+export function createWebhookService(deps: { db: Db; allowedHosts?: AllowedHosts }) {
   const { db } = deps
 
   async function validate(model: WebhookModel) {
-    const why = checkEndpointUrl(model.url.trim())
+    const why = checkEndpointUrl(model.url.trim(), deps.allowedHosts)
     if (why === 'scheme') throw fail('Webhook_UrlInvalid')
     if (why === 'blocked') throw fail('Webhook_UrlBlocked')
     if (model.gameId != null) {
