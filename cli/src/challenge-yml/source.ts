@@ -22,7 +22,7 @@ export class Source {
   ) {
     this.doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true })
     for (const e of this.doc.errors) {
-      const line = e.linePos?.[0]?.line ?? 1
+      const line = this.lines.linePos(e.pos[0]).line
       this.diagnostics.push({
         severity: 'error',
         file,
