@@ -1,4 +1,4 @@
-import type { ServerChallenge, ServerChallengeInfo } from './server-model.ts'
+import type { ChallengeUpdateModel, ServerChallenge, ServerChallengeInfo } from './server-model.ts'
 
 /** A failed API call, with the server's `{title, status}` when it sent one. */
 export class ApiError extends Error {
@@ -23,12 +23,20 @@ export function createApi(opts: ApiOptions) {
   const base = opts.url.replace(/\/+$/, '')
   const doFetch = opts.fetch ?? fetch
 
-  async function get<T>(path: string): Promise<T> {
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${opts.token}`,
+      accept: 'application/json',
+    }
+    let payload: BodyInit | undefined
+    if (body instanceof FormData) payload = body
+    else if (body !== undefined) {
+      headers['content-type'] = 'application/json'
+      payload = JSON.stringify(body)
+    }
     let res: Response
     try {
-      res = await doFetch(`${base}${path}`, {
-        headers: { authorization: `Bearer ${opts.token}`, accept: 'application/json' },
-      })
+      res = await doFetch(`${base}${path}`, { method, headers, body: payload })
     } catch (err) {
       throw new ApiError(0, `cannot reach ${base}: ${(err as Error).cause ?? (err as Error).message}`)
     }
@@ -38,17 +46,20 @@ export function createApi(opts: ApiOptions) {
       try {
         title = (JSON.parse(text) as { title?: string }).title ?? title
       } catch {}
-      throw new ApiError(res.status, `GET ${path}: HTTP ${res.status}: ${title}`)
+      throw new ApiError(res.status, `${method} ${path}: HTTP ${res.status}: ${title}`)
     }
+    if (text === '') return undefined as T
     try {
       return JSON.parse(text) as T
     } catch {
       throw new ApiError(
         res.status,
-        `GET ${path}: the answer is not JSON (is PENNANT_URL the server's address?)`,
+        `${method} ${path}: the answer is not JSON (is PENNANT_URL the server's address?)`,
       )
     }
   }
+  const get = <T>(path: string) => call<T>('GET', path)
+  const challenges = (game: number) => `/api/edit/games/${game}/challenges`
 
   return {
     listChallenges: (game: number) => get<ServerChallengeInfo[]>(`/api/edit/games/${game}/challenges`),
@@ -61,6 +72,36 @@ export function createApi(opts: ApiOptions) {
       const out: ServerChallenge[] = []
       for (const c of list) out.push(await this.getChallenge(game, c.id))
       return out
+    },
+    createChallenge: (game: number, body: { title: string; category: string; type: string }) =>
+      call<ServerChallenge>('POST', challenges(game), body),
+    updateChallenge: (game: number, id: number, body: ChallengeUpdateModel) =>
+      call<ServerChallenge>('PUT', `${challenges(game)}/${id}`, body),
+    deleteChallenge: (game: number, id: number) => call<void>('DELETE', `${challenges(game)}/${id}`),
+    addFlags: (game: number, id: number, flags: string[]) =>
+      call<void>(
+        'POST',
+        `${challenges(game)}/${id}/flags`,
+        flags.map((flag) => ({ flag })),
+      ),
+    deleteFlag: (game: number, id: number, flagId: number) =>
+      call<string>('DELETE', `${challenges(game)}/${id}/flags/${flagId}`),
+    setAttachment: (
+      game: number,
+      id: number,
+      body: { attachmentType: string; fileHash?: string; remoteUrl?: string },
+    ) => call<void>('POST', `${challenges(game)}/${id}/attachment`, body),
+    /** Uploads one file as an asset; returns its hash. */
+    async upload(name: string, bytes: Uint8Array): Promise<string> {
+      const form = new FormData()
+      form.append('files', new Blob([new Uint8Array(bytes)]), name)
+      const [file] = await call<{ hash: string; name: string }[]>(
+        'POST',
+        `/api/assets?filename=${encodeURIComponent(name)}`,
+        form,
+      )
+      if (!file) throw new ApiError(400, `POST /api/assets: no file stored for ${name}`)
+      return file.hash
     },
   }
 }

@@ -5,17 +5,20 @@ import { resolveAttachment } from './attachment.ts'
 import { type Diagnostic, formatDiagnostic } from './challenge-yml/spec.ts'
 import { formatPlan } from './format.ts'
 import { type DesiredChallenge, plan } from './plan.ts'
+import { applyPlan } from './sync.ts'
 import { readTree } from './tree.ts'
 
-/** Exit codes: 0 nothing to do, 1 failure (bad files, bad usage, server error), 2 there is something to do. */
+/** Exit codes: 0 nothing (left) to do, 1 failure (bad files, bad usage, server error), 2 plan: something to do. */
 export const EXIT = { ok: 0, failed: 1, work: 2 } as const
 
 const USAGE = `usage: pennant challenges plan <folder> --game <id>
+       pennant challenges sync <folder> --game <id>
 
-  Reads every challenge.yml (ctfcli or gzcli dialect) under <folder> and prints what a sync
-  would create or change in game <id>.
+  Reads every challenge.yml (ctfcli or gzcli dialect) under <folder>. plan prints what a sync
+  would create or change in game <id>; sync does it, one challenge at a time.
   Environment: PENNANT_URL (server address), PENNANT_TOKEN (an admin API token).
-  Exit status: 0 nothing to do, 2 something to do, 1 an error.`
+  Exit status of plan: 0 nothing to do, 2 something to do, 1 an error.
+  Exit status of sync: 0 all applied (or nothing to do), 1 an error.`
 
 export interface Io {
   out: (line: string) => void
@@ -26,17 +29,14 @@ export interface Io {
 const stdio: Io = { out: (l) => console.log(l), err: (l) => console.error(l) }
 
 interface PlanArgs {
+  command: 'plan' | 'sync'
   folder: string
   game: number
 }
 
 function parseArgs(argv: string[]): PlanArgs | string {
   const [group, command, ...rest] = argv
-  if (group !== 'challenges' || command !== 'plan') {
-    if (group === 'challenges' && command === 'sync')
-      return '`challenges sync` is not available yet; use `plan`'
-    return 'unknown command'
-  }
+  if (group !== 'challenges' || (command !== 'plan' && command !== 'sync')) return 'unknown command'
   let folder: string | undefined
   let game: string | undefined
   for (let i = 0; i < rest.length; i++) {
@@ -50,7 +50,7 @@ function parseArgs(argv: string[]): PlanArgs | string {
   if (!folder) return 'the challenge folder is missing'
   if (!game || !/^\d+$/.test(game) || Number(game) < 1)
     return '--game needs a game id (a positive whole number)'
-  return { folder, game: Number(game) }
+  return { command, folder, game: Number(game) }
 }
 
 /** Runs the command line; returns the exit status. */
@@ -106,7 +106,11 @@ export async function main(
     const server = await api.allChallenges(args.game)
     const p = plan(desired, server)
     io.out(formatPlan(p))
-    return p.hasWork ? EXIT.work : EXIT.ok
+    if (args.command === 'plan') return p.hasWork ? EXIT.work : EXIT.ok
+    if (!p.hasWork) return EXIT.ok
+    const result = await applyPlan(api, args.game, p, server, desired, io.out)
+    io.out(`${result.applied} applied, ${result.failed} failed`)
+    return result.failed ? EXIT.failed : EXIT.ok
   } catch (err) {
     if (!(err instanceof ApiError)) throw err
     const hint =
