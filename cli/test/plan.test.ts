@@ -2,14 +2,13 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { formatPlan } from '../src/format.ts'
 import { keyOf, withKey } from '../src/link.ts'
-import { type DesiredChallenge, plan } from '../src/plan.ts'
+import { plan } from '../src/plan.ts'
 import { readTree } from '../src/tree.ts'
 import { desiredOf, newServerChallenge, serverAfterSync } from './factories.ts'
 
 const FIXTURES = join(import.meta.dirname, 'fixtures')
 /** Every challenge that reads cleanly from both dialects' fixtures (six of them). */
 const tree = () => desiredOf(readTree(FIXTURES).specs)
-const byKey = (list: DesiredChallenge[], key: string) => list.find((d) => d.key === key)!
 
 describe(plan, () => {
   it('creates every challenge of a parsed tree in an empty game', () => {

@@ -8,6 +8,7 @@ import type { Agent } from '../../server/test/helpers/agent.ts'
 import { createTestApp, type TestApp } from '../../server/test/helpers/app.ts'
 import { keyOf } from '../src/link.ts'
 import { EXIT, main } from '../src/main.ts'
+import type { ServerChallenge } from '../src/server-model.ts'
 
 const FIXTURES = join(import.meta.dirname, 'fixtures')
 
@@ -55,11 +56,13 @@ function fixtureTree() {
   return root
 }
 
+/** The game's challenges in edit detail, as the server answers them. */
+type Detail = ServerChallenge & { attachment: { type: string; url: string } | null }
 const details = async (game: number) => {
   const list = (await admin.get(`/api/edit/games/${game}/challenges`)).json() as { id: number }[]
-  const out = []
+  const out: Detail[] = []
   for (const c of list) out.push((await admin.get(`/api/edit/games/${game}/challenges/${c.id}`)).json())
-  return out as Record<string, any>[]
+  return out
 }
 
 describe('pennant challenges sync', () => {
@@ -94,7 +97,7 @@ describe('pennant challenges sync', () => {
       enableTrafficCapture: true,
     })
     // The ctfcli challenge's two files arrive as one zip players can download and open.
-    const zipUrl = byKey.get('ctfcli/files')!.attachment.url as string
+    const zipUrl = byKey.get('ctfcli/files')!.attachment!.url
     const download = await admin.get(zipUrl)
     expect(download.statusCode).toBe(200)
     const files = unzipSync(new Uint8Array(download.rawPayload))
@@ -123,7 +126,7 @@ describe('pennant challenges sync', () => {
     expect(r.code).toBe(EXIT.ok)
     const after = (await details(game.id)).find((c) => c.id === before.id)!
     expect(after.title).toBe('Renamed')
-    expect(after.flags.map((f: { flag: string }) => f.flag).sort()).toEqual(['flag{new}', 'flag{second}'])
+    expect(after.flags.map((f) => f.flag).sort()).toEqual(['flag{new}', 'flag{second}'])
     expect((await run('plan', root, game.id)).code).toBe(EXIT.ok)
   })
 
