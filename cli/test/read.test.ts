@@ -25,14 +25,16 @@ describe(readChallengeYml, () => {
   })
 
   it('maps ctfcli dynamic scoring onto start, floor and a difficulty that reaches the floor as CTFd does', () => {
-    const r = sut('name: a\ntype: dynamic\nvalue: 500\nextra:\n  initial: 500\n  decay: 30\n  minimum: 100\n')
+    const r = sut(
+      'name: a\ntype: dynamic\nvalue: 500\nextra:\n  initial: 500\n  decay: 30\n  minimum: 100\nflags: [f]\n',
+    )
     expect(r.spec).toMatchObject({ originalScore: 500, minScoreRate: 0.2, difficulty: 10.01 })
     expect(r.diagnostics.map(formatDiagnostic)).toContain(
       "c/challenge.yml:6: warning: extra.decay: CTFd's logarithmic curve has no exact Pennant equivalent: difficulty 10.01 puts the score within 5% of the minimum after 30 solves",
     )
     // Linear: 400 points at 20 a solve reach the floor after 20 solves.
     const linear = sut(
-      'name: a\ntype: dynamic\nextra: {initial: 500, decay: 20, minimum: 100, function: linear}',
+      'name: a\ntype: dynamic\nextra: {initial: 500, decay: 20, minimum: 100, function: linear}\nflags: [f]',
     )
     expect(linear.spec?.difficulty).toBe(6.68)
   })
@@ -74,9 +76,9 @@ describe(readChallengeYml, () => {
   })
 
   it('takes the category from the folder when the file names none, and maps common spellings', () => {
-    expect(sut('name: a').spec?.category).toBe('Web')
-    expect(sut('name: a\ncategory: Reverse Engineering').spec?.category).toBe('Reverse')
-    expect(sut('name: a', null).diagnostics.map(formatDiagnostic)).toEqual([
+    expect(sut('name: a\nflags: [f]').spec?.category).toBe('Web')
+    expect(sut('name: a\ncategory: Reverse Engineering\nflags: [f]').spec?.category).toBe('Reverse')
+    expect(sut('name: a\nflags: [f]', null).diagnostics.map(formatDiagnostic)).toEqual([
       'c/challenge.yml:1: error: category: is required (or put the challenge in a folder named after it)',
     ])
     expect(matchCategory('forensic')).toBe('Forensics')
@@ -85,30 +87,30 @@ describe(readChallengeYml, () => {
 
   it('appends ctfcli connection info to the description and reads scheduled_at as the opening time', () => {
     const r = sut(
-      'name: a\ndescription: Solve it.\nconnection_info: nc host 1337\nscheduled_at: "2026-06-15T14:00:00+02:00"\n',
+      'name: a\ndescription: Solve it.\nconnection_info: nc host 1337\nscheduled_at: "2026-06-15T14:00:00+02:00"\nflags: [f]\n',
     )
     expect(r.spec).toMatchObject({
       content: 'Solve it.\n\nnc host 1337',
       openAt: Date.parse('2026-06-15T12:00:00Z'),
     })
-    expect(messages('name: a\nscheduled_at: "2026-06-15 12:00"')).toEqual([
+    expect(messages('name: a\nscheduled_at: "2026-06-15 12:00"\nflags: [f]')).toEqual([
       'c/challenge.yml:2: error: scheduled_at: must be an ISO 8601 date with a time zone offset, not "2026-06-15 12:00"',
     ])
   })
 
   it('reads a URL handout as a Remote attachment and refuses one mixed with files', () => {
-    expect(sut('name: a\nfiles: [https://example.org/h.zip]').spec?.attachment).toEqual({
+    expect(sut('name: a\nfiles: [https://example.org/h.zip]\nflags: [f]').spec?.attachment).toEqual({
       kind: 'remote',
       url: 'https://example.org/h.zip',
     })
     writeFileSync(join(dir, 'a.txt'), 'a')
-    expect(messages('name: a\nfiles:\n  - a.txt\n  - https://example.org/h.zip\n')).toEqual([
+    expect(messages('name: a\nfiles:\n  - a.txt\n  - https://example.org/h.zip\nflags: [f]\n')).toEqual([
       'c/challenge.yml:4: error: files[1]: a URL handout must be the only one: Pennant keeps one attachment per challenge',
     ])
   })
 
   it('keeps handouts inside the challenge folder', () => {
-    expect(messages('name: a\nfiles: [../../etc/passwd]')).toEqual([
+    expect(messages('name: a\nfiles: [../../etc/passwd]\nflags: [f]')).toEqual([
       'c/challenge.yml:2: error: files[0]: "../../etc/passwd" must stay inside the challenge folder',
     ])
   })
@@ -177,8 +179,18 @@ describe(readChallengeYml, () => {
     })
   })
 
+  it('refuses a visible challenge without a flag, at the line that makes it visible', () => {
+    expect(messages('name: a\nstate: visible\n')).toEqual([
+      'c/challenge.yml:2: error: state: a visible challenge needs at least one flag (add flags, or set state: hidden)',
+    ])
+    expect(messages('name: a\ntype: StaticAttachment\nvisible: true\n')).toEqual([
+      'c/challenge.yml:3: error: visible: a visible challenge needs at least one flag (add flags, or set visible: false)',
+    ])
+    expect(sut('name: a\nstate: hidden').spec?.isEnabled).toBe(false)
+  })
+
   it('warns for every field it does not map', () => {
-    expect(messages('name: a\ntopics: [x]\ncolour: blue\n')).toEqual([
+    expect(messages('name: a\ntopics: [x]\ncolour: blue\nflags: [f]\n')).toEqual([
       'c/challenge.yml:2: warning: topics: ignored: Pennant has no topics',
       'c/challenge.yml:3: warning: colour: ignored: not a field this dialect defines',
     ])

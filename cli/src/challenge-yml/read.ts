@@ -60,6 +60,15 @@ export function readChallengeYml(file: string, text: string, ctx: ReadContext): 
   }
   const dialect = detectDialect(src)
   const body = dialect === 'gzcli' ? readGzcli(src, ctx) : readCtfcli(src, ctx)
+  // The server refuses to enable a challenge with no flag; say so here, at the file's line.
+  if (body?.isEnabled && body.type !== 'DynamicContainer' && body.flags.length === 0) {
+    const field = dialect === 'gzcli' ? 'visible' : 'state'
+    const at = src.has([field]) ? [field] : ['flags']
+    src.error(
+      at,
+      `a visible challenge needs at least one flag (add flags, or set ${field === 'state' ? 'state: hidden' : 'visible: false'})`,
+    )
+  }
   const spec = body && !src.hasErrors ? { key: ctx.key, file, ...body } : null
   const diagnostics = [...src.diagnostics].sort((a, b) => a.line - b.line)
   return { spec, dialect, diagnostics }
