@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,6 +24,19 @@ async function run(argv: string[], env: Record<string, string | undefined>, fetc
 const ENV = { PENNANT_URL: 'http://127.0.0.1:9', PENNANT_TOKEN: 'x' }
 
 describe('pennant challenges plan: arguments and files', () => {
+  it('runs as the `pennant` command (bin/pennant.mjs through tsx)', () => {
+    const bin = join(import.meta.dirname, '../bin/pennant.mjs')
+    expect(execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' })).toContain(
+      'pennant challenges sync <folder> --game <id>',
+    )
+    const bad = spawnSync(process.execPath, [bin, 'challenges', 'plan', FIXTURES, '--game', '1'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    })
+    expect(bad.status).toBe(EXIT.failed)
+    expect(bad.stderr).toContain('set PENNANT_URL')
+  })
+
   it('prints the usage and fails without arguments', async () => {
     const r = await run([], {})
     expect(r.code).toBe(EXIT.failed)
