@@ -1,0 +1,128 @@
+import { existsSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { ApiError, createApi } from './api.ts'
+import { resolveAttachment } from './attachment.ts'
+import { type Diagnostic, formatDiagnostic } from './challenge-yml/spec.ts'
+import { formatPlan } from './format.ts'
+import { type DesiredChallenge, plan } from './plan.ts'
+import { applyPlan } from './sync.ts'
+import { readTree } from './tree.ts'
+
+/** Exit codes: 0 nothing (left) to do, 1 failure (bad files, bad usage, server error), 2 plan: something to do. */
+export const EXIT = { ok: 0, failed: 1, work: 2 } as const
+
+const USAGE = `usage: pennant challenges plan <folder> --game <id>
+       pennant challenges sync <folder> --game <id>
+
+  Reads every challenge.yml (ctfcli or gzcli dialect) under <folder>. plan prints what a sync
+  would create or change in game <id>; sync does it, one challenge at a time.
+  Environment: PENNANT_URL (server address), PENNANT_TOKEN (an admin API token).
+  Exit status of plan: 0 nothing to do, 2 something to do, 1 an error.
+  Exit status of sync: 0 all applied (or nothing to do), 1 an error.`
+
+export interface Io {
+  out: (line: string) => void
+  err: (line: string) => void
+  fetch?: typeof fetch
+}
+
+const stdio: Io = { out: (l) => console.log(l), err: (l) => console.error(l) }
+
+interface PlanArgs {
+  command: 'plan' | 'sync'
+  folder: string
+  game: number
+}
+
+function parseArgs(argv: string[]): PlanArgs | string {
+  const [group, command, ...rest] = argv
+  if (group !== 'challenges' || (command !== 'plan' && command !== 'sync')) return 'unknown command'
+  let folder: string | undefined
+  let game: string | undefined
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!
+    if (a === '--game') game = rest[++i]
+    else if (a.startsWith('--game=')) game = a.slice(7)
+    else if (a.startsWith('-')) return `unknown option ${a}`
+    else if (folder === undefined) folder = a
+    else return `unexpected argument ${a}`
+  }
+  if (!folder) return 'the challenge folder is missing'
+  if (!game || !/^\d+$/.test(game) || Number(game) < 1)
+    return '--game needs a game id (a positive whole number)'
+  return { command, folder, game: Number(game) }
+}
+
+/** Runs the command line; returns the exit status. */
+export async function main(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  io: Io = stdio,
+): Promise<number> {
+  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+    io.out(USAGE)
+    return argv.length === 0 ? EXIT.failed : EXIT.ok
+  }
+  const args = parseArgs(argv)
+  if (typeof args === 'string') {
+    io.err(`pennant: ${args}\n\n${USAGE}`)
+    return EXIT.failed
+  }
+  const root = resolve(args.folder)
+  if (!existsSync(root) || !statSync(root).isDirectory()) {
+    io.err(`pennant: ${args.folder} is not a folder`)
+    return EXIT.failed
+  }
+  const url = env.PENNANT_URL
+  const token = env.PENNANT_TOKEN
+  if (!url || !/^https?:\/\/\S+$/.test(url)) {
+    io.err('pennant: set PENNANT_URL to the server address (http:// or https://)')
+    return EXIT.failed
+  }
+  if (!token) {
+    io.err('pennant: set PENNANT_TOKEN to an API token (Admin > API tokens)')
+    return EXIT.failed
+  }
+
+  // 1. Read the files; any error stops here, before the server is asked anything.
+  const tree = readTree(root)
+  printDiagnostics(tree.diagnostics, io)
+  if (tree.diagnostics.some((d) => d.severity === 'error')) {
+    io.err(`pennant: fix the errors above (${tree.specs.length} challenge(s) read cleanly)`)
+    return EXIT.failed
+  }
+  if (tree.specs.length === 0) {
+    io.err(`pennant: no challenge.yml under ${args.folder}`)
+    return EXIT.failed
+  }
+
+  // 2. Read and hash the handouts, then 3. fetch the game's challenges and compare.
+  const desired: DesiredChallenge[] = tree.specs.map((s) => ({
+    ...s,
+    attachment: resolveAttachment(s.attachment),
+  }))
+  try {
+    const api = createApi({ url, token, fetch: io.fetch })
+    const server = await api.allChallenges(args.game)
+    const p = plan(desired, server)
+    io.out(formatPlan(p))
+    if (args.command === 'plan') return p.hasWork ? EXIT.work : EXIT.ok
+    if (!p.hasWork) return EXIT.ok
+    const result = await applyPlan(api, args.game, p, server, desired, io.out)
+    io.out(`${result.applied} applied, ${result.failed} failed`)
+    return result.failed ? EXIT.failed : EXIT.ok
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err
+    const hint =
+      err.status === 401 || err.status === 403
+        ? ' (is PENNANT_TOKEN an admin token this server accepts?)'
+        : ''
+    io.err(`pennant: ${err.message}${hint}`)
+    return EXIT.failed
+  }
+}
+
+function printDiagnostics(list: Diagnostic[], io: Io) {
+  const sorted = [...list].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)
+  for (const d of sorted) io.err(formatDiagnostic(d))
+}

@@ -1,0 +1,54 @@
+import { resolveAttachment } from '../src/attachment.ts'
+import type { ChallengeSpec } from '../src/challenge-yml/spec.ts'
+import { attachmentUrl, type DesiredChallenge, toUpdateModel } from '../src/plan.ts'
+import type { ServerChallenge } from '../src/server-model.ts'
+
+export const desiredOf = (specs: ChallengeSpec[]): DesiredChallenge[] =>
+  specs.map((s) => ({ ...s, attachment: resolveAttachment(s.attachment) }))
+
+/** A new challenge as the server creates it (api-contract §2.0 defaults). */
+export function newServerChallenge(
+  id: number,
+  title: string,
+  type: string,
+  category: string,
+): ServerChallenge {
+  return {
+    id,
+    title,
+    content: '',
+    category,
+    type,
+    hints: [],
+    flagTemplate: null,
+    isEnabled: false,
+    attachment: null,
+    flags: [],
+    containerImage: '',
+    memoryLimit: 64,
+    cpuCount: 1,
+    storageLimit: 256,
+    containerExposePort: 80,
+    enableTrafficCapture: false,
+    disableBloodBonus: false,
+    submissionLimit: 0,
+    originalScore: 1000,
+    minScoreRate: 0.25,
+    difficulty: 5,
+    openAt: null,
+    closeAt: null,
+  }
+}
+
+/** What the server shows once a challenge was created and updated to match `d`, as a sync would do. */
+export function serverAfterSync(d: DesiredChallenge, id: number): ServerChallenge {
+  const s = newServerChallenge(id, d.title, d.type, d.category)
+  const update = toUpdateModel(d)
+  Object.assign(s, update)
+  if (update.flagTemplate === '') s.flagTemplate = null
+  const url = attachmentUrl(d.attachment)
+  s.attachment = url === null ? null : { type: d.attachment.type as 'Local' | 'Remote', url }
+  // The detail never lists a DynamicContainer's flags.
+  s.flags = d.type === 'DynamicContainer' ? [] : d.flags.map((flag, i) => ({ id: id * 100 + i, flag }))
+  return s
+}
