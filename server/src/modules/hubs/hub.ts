@@ -227,6 +227,20 @@ export function createHub(name: string, timings: Partial<HubTimings> = {}) {
       }
     },
 
+    /**
+     * This server may have missed updates (its Redis subscription was down): every client is
+     * told to reconnect (a close message allowing it), and clients read again what they show
+     * once they are back.
+     */
+    resync() {
+      flush()
+      for (const c of connections) {
+        if (c.ws.readyState !== c.ws.OPEN) continue
+        if (c.shaken) c.ws.send(closeFrame('Reconnect to catch up.', true))
+        c.ws.close(1012)
+      }
+    },
+
     /** Shutting down: sockets close without a close message, so clients reconnect to the next server. */
     close() {
       clearInterval(sweep)
