@@ -65,7 +65,7 @@ export function createRedisRateLimitStore(redis: RedisConnections): RateLimitSto
   const local = createMemoryRateLimitStore()
   return {
     async hit(name, key, now) {
-      if (command.status !== 'ready') return local.hit(name, key, now)
+      if (!redis.usable()) return local.hit(name, key, now)
       const p: Policy = policies[name]
       const args =
         p.kind === 'bucket'
@@ -80,7 +80,8 @@ export function createRedisRateLimitStore(redis: RedisConnections): RateLimitSto
           IDLE_MS,
         )) as [number, number]
         return { allowed: allowed === 1, retryAfterMs: Math.max(0, retry) }
-      } catch {
+      } catch (err) {
+        redis.failed(err)
         // Redis failed or was too slow: this server decides alone (the outage is logged once,
         // by the connection).
         return local.hit(name, key, now)

@@ -198,6 +198,13 @@ export function ownRedis(port: number) {
         proc.once('exit', () => reject(new Error(`redis-server on port ${port} exited: ${seen.slice(-500)}`)))
       })
     },
+    /** Freezes it (SIGSTOP): connections stay open and nothing answers, as with a hung host. */
+    freeze() {
+      child?.kill('SIGSTOP')
+    },
+    thaw() {
+      child?.kill('SIGCONT')
+    },
     /** Kills it (as a crash or a host going away would), and waits until it is gone. */
     async stop() {
       if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')

@@ -48,14 +48,31 @@ export function createRedisBus(
     for (const { t, m } of parsed.b) local.publish(t, m as BusTopics[typeof t])
   }
 
-  // Batches not yet sent because Redis was away, oldest first.
-  const queued: Message[][] = []
+  // Batches not yet sent because Redis was away, oldest first (by `seq`, the order of sending).
+  type Batch = { seq: number; messages: Message[] }
+  const queued: Batch[] = []
   let queuedCount = 0
   let dropped = 0
-  const post = (messages: Message[]) =>
-    command
-      .publish(channel, JSON.stringify({ o: redis.origin, b: messages }))
-      .catch((err: unknown) => onError(err, messages[0]!.t))
+  let seq = 0
+  const enqueue = (b: Batch) => {
+    let at = queued.length
+    while (at > 0 && queued[at - 1]!.seq > b.seq) at--
+    queued.splice(at, 0, b)
+    queuedCount += b.messages.length
+    while (queuedCount > MAX_QUEUED && queued.length > 1) {
+      const gone = queued.shift()!
+      queuedCount -= gone.messages.length
+      dropped += gone.messages.length
+    }
+  }
+  const post = (b: Batch) =>
+    command.publish(channel, JSON.stringify({ o: redis.origin, b: b.messages })).catch((err: unknown) => {
+      // Not written at all (the connection had just died, unnoticed): it waits for the next
+      // connection. Any other failure may have reached Redis: not sent twice.
+      if (err instanceof Error && err.message.includes("isn't writeable")) return enqueue(b)
+      redis.failed(err)
+      onError(err, b.messages[0]!.t)
+    })
   const flush = () => {
     if (dropped)
       log.warn(
@@ -63,26 +80,20 @@ export function createRedisBus(
       )
     dropped = 0
     while (queued.length && command.status === 'ready') {
-      const messages = queued.shift()!
-      queuedCount -= messages.length
-      void post(messages)
+      const b = queued.shift()!
+      queuedCount -= b.messages.length
+      void post(b)
     }
   }
   let batch: Message[] = []
   const send = () => {
     if (!batch.length) return
-    const sending = batch
+    const sending = { seq: seq++, messages: batch }
     batch = []
     // Checked here, not left to the command to fail: a message is queued only when it surely
     // did not go (a timed-out PUBLISH may still have been delivered).
     if (command.status === 'ready' && !queued.length) return void post(sending)
-    queued.push(sending)
-    queuedCount += sending.length
-    while (queuedCount > MAX_QUEUED && queued.length > 1) {
-      const gone = queued.shift()!
-      queuedCount -= gone.length
-      dropped += gone.length
-    }
+    enqueue(sending)
     if (command.status === 'ready') flush()
   }
   command.on('ready', flush)

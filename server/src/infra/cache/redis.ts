@@ -13,15 +13,16 @@ export function createRedisCache(redis: RedisConnections): Cache {
   const { command, prefix } = redis
   const local = createMemoryCache()
   const key = (k: string) => `${prefix}cache:${k}`
-  const shared = () => command.status === 'ready'
+  const shared = redis.usable
   return {
     async get(k) {
       if (shared()) {
         try {
           const value = await command.get(key(k))
           if (value !== null) return value
-        } catch {
+        } catch (err) {
           // a miss in Redis; this server's own copy may have it
+          redis.failed(err)
         }
       }
       return local.get(k)
@@ -31,8 +32,9 @@ export function createRedisCache(redis: RedisConnections): Cache {
         try {
           await command.set(key(k), value, 'PX', Math.max(1, Math.ceil(ttlMs)))
           return
-        } catch {
+        } catch (err) {
           // kept here instead
+          redis.failed(err)
         }
       }
       await local.set(k, value, ttlMs)
@@ -43,7 +45,8 @@ export function createRedisCache(redis: RedisConnections): Cache {
       if (!shared()) return false
       try {
         return (await command.del(key(k))) === 1
-      } catch {
+      } catch (err) {
+        redis.failed(err)
         return false
       }
     },

@@ -28,6 +28,14 @@ export interface RedisConnections {
   where: string
   /** Both connections are ready: the servers share state. False: each server is on its own. */
   readonly up: boolean
+  /**
+   * Whether to send a command now: connected, and no command timed out in the last second (a
+   * Redis that accepts connections but does not answer costs a request one timeout, not one per
+   * command).
+   */
+  usable(): boolean
+  /** Tells the connections a command failed (a timeout makes `usable` false for a second). */
+  failed(err: unknown): void
   /** Hears every change of `up`. Returns the function that stops listening. */
   onChange(listener: (up: boolean) => void): () => void
   close(): Promise<void>
@@ -40,6 +48,9 @@ export interface RedisOptions {
   startWaitMs?: number
   commandTimeoutMs?: number
 }
+
+/** After a command timed out, commands go to this server's own state for this long. */
+const PAUSE_AFTER_TIMEOUT_MS = 1000
 
 /** Retry after 100 ms, 200 ms, … at most every 2 s, for ever. */
 const retryStrategy = (times: number) => Math.min(100 * times, 2000)
@@ -121,6 +132,7 @@ export async function connectRedis(url: string, opts: RedisOptions = {}): Promis
       `Redis at ${where} (REDIS_URL) does not answer${lastError ? ` (${lastError})` : ''}: starting without it; this server uses its own rate limits, cache and live updates and keeps retrying in the background`,
     )
 
+  let pausedUntil = 0
   return {
     command,
     subscriber,
@@ -129,6 +141,11 @@ export async function connectRedis(url: string, opts: RedisOptions = {}): Promis
     where,
     get up() {
       return up
+    },
+    usable: () => command.status === 'ready' && Date.now() >= pausedUntil,
+    failed(err) {
+      if (err instanceof Error && err.message.includes('timed out'))
+        pausedUntil = Date.now() + PAUSE_AFTER_TIMEOUT_MS
     },
     onChange(listener) {
       listeners.add(listener)
