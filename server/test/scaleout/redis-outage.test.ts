@@ -235,6 +235,11 @@ describe.skipIf(!ready)('servers sharing a Redis that goes away and comes back',
       expect(onB.reconnects.length).toBeGreaterThan(0)
       expect(await noticesOn(b)).toContain(text)
     }, 10_000)
+    // Both servers' subscriptions were down: each asks its hub clients to re-sync, and they do.
+    await eventually(async () => {
+      expect(onA.reconnects.length).toBeGreaterThan(0)
+      expect(onB.reconnects.length).toBeGreaterThan(0)
+    }, 10_000)
     // B's board has the solve judged on A during the outage.
     await eventually(async () => expect(await scoreOn(b)).toBeGreaterThan(0), 5000)
     expect(outageMs).toBeGreaterThan(1500)

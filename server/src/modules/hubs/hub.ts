@@ -234,10 +234,16 @@ export function createHub(name: string, timings: Partial<HubTimings> = {}) {
      */
     resync() {
       flush()
+      // Spread over up to 3 s (2 ms a client), so thousands of clients do not all come back
+      // and read again in the same instant.
+      const spreadMs = Math.min(3000, connections.size * 2)
       for (const c of connections) {
-        if (c.ws.readyState !== c.ws.OPEN) continue
-        if (c.shaken) c.ws.send(closeFrame('Reconnect to catch up.', true))
-        c.ws.close(1012)
+        const close = () => {
+          if (c.ws.readyState !== c.ws.OPEN) return
+          if (c.shaken) c.ws.send(closeFrame('Reconnect to catch up.', true))
+          c.ws.close(1012)
+        }
+        setTimeout(close, Math.random() * spreadMs).unref()
       }
     },
 
