@@ -85,6 +85,8 @@ export async function connectRedis(url: string, opts: RedisOptions = {}): Promis
     const now = command.status === 'ready' && subscriber.status === 'ready'
     if (now === up || closing) return
     up = now
+    const reason = lastError || 'connection lost'
+    if (up) lastError = ''
     if (started) {
       if (up)
         log.info(
@@ -92,7 +94,7 @@ export async function connectRedis(url: string, opts: RedisOptions = {}): Promis
         )
       else
         log.warn(
-          `Redis at ${where} (REDIS_URL) is unreachable${lastError ? ` (${lastError})` : ''}: this server uses its own rate limits, cache and live updates until it returns; retrying in the background`,
+          `Redis at ${where} (REDIS_URL) is unreachable (${reason}): this server uses its own rate limits, cache and live updates until it returns; retrying in the background`,
         )
     }
     for (const listener of listeners) listener(up)
