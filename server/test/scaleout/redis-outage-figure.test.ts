@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
+import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_PASSWORD, acceptedPlayer, adminAgent, createGame, type TestUser } from '../factories.ts'
-import type { Agent } from '../helpers/agent.ts'
+import { ADMIN_PASSWORD, adminAgent, createGame } from '../factories.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { freePort, killHard, ownRedis, type ServerProcess, startNginx, startServer } from './cluster.ts'
 
@@ -20,11 +20,9 @@ const run = !!process.env.TEST_DATABASE_URL && !!process.env.REDIS_OUTAGE_FIGURE
 let redis: ReturnType<typeof ownRedis>
 let t: TestApp
 let game: { id: number }
-let players: (TestUser & { teamId: number })[]
 let servers: ServerProcess[] = []
 let nginx: Awaited<ReturnType<typeof startNginx>>
-
-const cookieOf = (agent: Agent) => [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+const prefix = `pennant-t-${randomBytes(4).toString('hex')}:`
 
 beforeAll(async () => {
   if (!run) return
@@ -33,17 +31,17 @@ beforeAll(async () => {
   t = await createTestApp()
   const admin = await adminAgent(t.app)
   game = await createGame(admin)
-  // Enough players that the per-user Global limit (150 a minute) is not what is measured.
-  players = []
-  for (let i = 0; i < 40; i++) players.push(await acceptedPlayer(t.app, admin, game.id))
   const env = {
     DATABASE_URL: t.databaseUrl!,
     REDIS_URL: redis.url,
-    REDIS_PREFIX: `pennant-t-${randomBytes(4).toString('hex')}:`,
+    REDIS_PREFIX: prefix,
     DATA_DIR: t.dataDir,
     WEB_DIR: path.join(t.dataDir, 'no-web-client'),
     CONTAINER_BACKEND: 'none',
     LOG_LEVEL: 'warn',
+    // nginx's X-Forwarded-For is believed: each request comes from its own address, so each
+    // passes the Global rate limit, which is counted in Redis (or locally while it is away).
+    TRUST_PROXY: 'loopback',
     PENNANT_ADMIN_PASSWORD: ADMIN_PASSWORD,
   }
   servers = await Promise.all([startServer('a', env), startServer('b', env)])
@@ -60,12 +58,7 @@ afterAll(async () => {
 
 describe.skipIf(!run)('a 30 s Redis outage under load', () => {
   it('keeps every request under 1 s and throughput above half of normal', { timeout: 180_000 }, async () => {
-    const paths = [
-      `/api/game/${game.id}`,
-      `/api/game/${game.id}/notices`,
-      `/api/game/${game.id}/scoreboard`,
-      '/api/account/profile',
-    ]
+    const paths = [`/api/game/${game.id}`, `/api/game/${game.id}/notices`, `/api/game/${game.id}/scoreboard`]
     const started = Date.now()
     const end = started + BEFORE_MS + OUTAGE_MS + AFTER_MS
     const windows: { count: number; ok: number; limited: number; maxMs: number; failed: number }[] = []
@@ -77,12 +70,13 @@ describe.skipIf(!run)('a 30 s Redis outage under load', () => {
     let n = 0
     const worker = async () => {
       while (Date.now() < end) {
-        const player = players[n++ % players.length]!
-        const path = paths[n % paths.length]!
+        const i = n++
+        const path = paths[i % paths.length]!
+        const from = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
         const t0 = performance.now()
         let status = 0
         try {
-          const res = await fetch(`${nginx.url}${path}`, { headers: { cookie: cookieOf(player.agent) } })
+          const res = await fetch(`${nginx.url}${path}`, { headers: { 'x-forwarded-for': from } })
           await res.arrayBuffer()
           status = res.status
         } catch {
@@ -132,6 +126,12 @@ describe.skipIf(!run)('a 30 s Redis outage under load', () => {
         slowestDuringOutageMs: slowestOutage,
       }),
     )
+    // The limits were counted in Redis before and after the outage (one key per address).
+    const check = new Redis(redis.url)
+    const counted = (await check.keys(`${prefix}rl:Global:*`)).length
+    await check.quit()
+    console.log(JSON.stringify({ requests: n, countedInRedis: counted }))
+    expect(counted).toBeGreaterThan(1000)
     expect(table.reduce((s, r) => s + r.failed, 0)).toBe(0)
     expect(slowestOutage).toBeLessThan(1000)
     expect(worstOutage).toBeGreaterThan(normal / 2)
