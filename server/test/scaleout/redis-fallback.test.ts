@@ -112,9 +112,13 @@ describe('the Redis ports when Redis goes away', () => {
     await Promise.all([sender.ready?.(), receiver.ready?.()])
     const heard: number[] = []
     receiver.subscribe('game.notice', (m) => heard.push(m.notice.id))
+    // Just cut (ioredis has not noticed yet: the PUBLISH is refused unwritten), then known down.
     x.command.disconnect(true)
-    for (let id = 1; id <= 5; id++) sender.publish('game.notice', notice(id))
-    await eventually(async () => expect(heard).toEqual([1, 2, 3, 4, 5]), 5000)
+    for (let id = 1; id <= 3; id++) sender.publish('game.notice', notice(id))
+    await new Promise((r) => setImmediate(r))
+    await eventually(async () => expect(x.command.status).not.toBe('ready'), 1000)
+    for (let id = 4; id <= 6; id++) sender.publish('game.notice', notice(id))
+    await eventually(async () => expect(heard).toEqual([1, 2, 3, 4, 5, 6]), 5000)
     await sender.close()
     await receiver.close()
   })
