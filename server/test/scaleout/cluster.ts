@@ -26,6 +26,16 @@ export function hasNginx(): boolean {
   }
 }
 
+/** Whether `redis-server` can be started here (`apt-get install redis-server`). */
+export function hasRedisServer(): boolean {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
 export interface ServerProcess {
   name: string
   url: string

@@ -6,7 +6,7 @@ import { createRedisBus } from '../../src/infra/bus/redis.ts'
 import { createRedisCache } from '../../src/infra/cache/redis.ts'
 import { connectRedis, type RedisConnections } from '../../src/infra/redis/index.ts'
 import { eventually } from '../factories.ts'
-import { freePort, ownRedis } from './cluster.ts'
+import { freePort, hasRedisServer, ownRedis } from './cluster.ts'
 
 // The Redis ports against a Redis of the test's own, which is down, killed and frozen on purpose.
 const PREFIX = `pennant-t-${randomBytes(4).toString('hex')}:`
@@ -35,16 +35,19 @@ const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
   return [value, performance.now() - started]
 }
 
+const runs = hasRedisServer()
+
 beforeAll(async () => {
   redis = ownRedis(await freePort())
 })
 afterAll(async () => {
+  if (!runs) return
   redis.thaw()
   for (const conn of opened) await conn.close()
   await redis.stop()
 })
 
-describe('the Redis ports without Redis', () => {
+describe.skipIf(!runs)('the Redis ports without Redis', () => {
   let one: RedisConnections
   it('start without it, fall back to this process, and say so once', async () => {
     const [conn, ms] = await timed(open)
@@ -105,7 +108,7 @@ describe('the Redis ports without Redis', () => {
   })
 })
 
-describe('the Redis ports when Redis goes away', () => {
+describe.skipIf(!runs)('the Redis ports when Redis goes away', () => {
   it('queue what the bus sends while disconnected and send it, in order, on reconnecting', async () => {
     const [x, y] = [await open(), await open()]
     const [sender, receiver] = [createRedisBus(x), createRedisBus(y)]

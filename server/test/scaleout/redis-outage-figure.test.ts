@@ -4,7 +4,15 @@ import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_PASSWORD, adminAgent, createGame } from '../factories.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { freePort, killHard, ownRedis, type ServerProcess, startNginx, startServer } from './cluster.ts'
+import {
+  freePort,
+  hasRedisServer,
+  killHard,
+  ownRedis,
+  type ServerProcess,
+  startNginx,
+  startServer,
+} from './cluster.ts'
 
 // The figure for docs/operators/redis.md: players' requests through nginx to two servers while
 // their Redis is stopped for 30 s. Heavy (about a minute of load): run it alone, on demand:
@@ -15,7 +23,7 @@ const OUTAGE_MS = 30_000
 const AFTER_MS = 15_000
 const WORKERS = 16
 
-const run = !!process.env.TEST_DATABASE_URL && !!process.env.REDIS_OUTAGE_FIGURE
+const run = !!process.env.TEST_DATABASE_URL && !!process.env.REDIS_OUTAGE_FIGURE && hasRedisServer()
 
 let redis: ReturnType<typeof ownRedis>
 let t: TestApp

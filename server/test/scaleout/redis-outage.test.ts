@@ -13,7 +13,7 @@ import {
 } from '../factories.ts'
 import type { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { freePort, killHard, ownRedis, type ServerProcess, startServer } from './cluster.ts'
+import { freePort, hasRedisServer, killHard, ownRedis, type ServerProcess, startServer } from './cluster.ts'
 
 // Two real server processes on one PostgreSQL, sharing a Redis of this test's own, which the
 // test stops and starts: the servers must start without it, answer quickly and keep their
@@ -82,7 +82,7 @@ const scoreOn = async (server: ServerProcess) => {
   return board.items.find((i) => i.id === player.teamId)?.score ?? 0
 }
 
-const ready = !!process.env.TEST_DATABASE_URL
+const ready = !!process.env.TEST_DATABASE_URL && hasRedisServer()
 
 beforeAll(async () => {
   if (!ready) return
