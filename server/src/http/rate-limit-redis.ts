@@ -1,5 +1,5 @@
 import type { RedisConnections } from '../infra/redis/index.ts'
-import { type Policy, policies, type RateLimitStore } from './rate-limit.ts'
+import { createMemoryRateLimitStore, type Policy, policies, type RateLimitStore } from './rate-limit.ts'
 
 // The same algorithms as `takeToken` and `countInWindow`, run inside Redis so that reading,
 // deciding and writing a client's state is one atomic step whichever server the request hit.
@@ -55,14 +55,17 @@ return {allowed, retry}
 /** Idle clients' state expires: after this long every policy is back to full. */
 const IDLE_MS = 300_000
 
-/** Rate-limit counters in Redis: every server counts against the same limits. */
-export function createRedisRateLimitStore(
-  redis: RedisConnections,
-  onError?: (err: unknown) => void,
-): RateLimitStore {
+/**
+ * Rate-limit counters in Redis: every server counts against the same limits. While Redis is away
+ * (or a check fails or times out) this server counts in its own memory instead, so the limits
+ * still hold, per server, and a request never waits for Redis.
+ */
+export function createRedisRateLimitStore(redis: RedisConnections): RateLimitStore {
   const { command, prefix } = redis
+  const local = createMemoryRateLimitStore()
   return {
     async hit(name, key, now) {
+      if (!redis.usable()) return local.hit(name, key, now)
       const p: Policy = policies[name]
       const args =
         p.kind === 'bucket'
@@ -78,11 +81,14 @@ export function createRedisRateLimitStore(
         )) as [number, number]
         return { allowed: allowed === 1, retryAfterMs: Math.max(0, retry) }
       } catch (err) {
-        // Redis unreachable: the contest goes on unlimited rather than failing every request.
-        onError?.(err)
-        return { allowed: true, retryAfterMs: 0 }
+        redis.failed(err)
+        // Redis failed or was too slow: this server decides alone (the outage is logged once,
+        // by the connection).
+        return local.hit(name, key, now)
       }
     },
-    close() {},
+    close() {
+      local.close()
+    },
   }
 }

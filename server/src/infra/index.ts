@@ -83,21 +83,22 @@ export async function createInfra(config: Config, log: Log = quiet): Promise<Inf
   const busError = (err: unknown, topic: string) => log.warn(`a ${topic} subscriber failed: ${String(err)}`)
   const [containers, redis] = await Promise.all([
     openContainers(config.containers, log),
-    config.redisUrl ? connectRedis(config.redisUrl, { prefix: config.redisPrefix }) : null,
+    // Never held up by Redis: without it the server starts on its own and keeps trying.
+    config.redisUrl ? connectRedis(config.redisUrl, { prefix: config.redisPrefix, log }) : null,
   ])
   const shared = redis
     ? {
         cache: createRedisCache(redis),
-        bus: createRedisBus(redis, busError),
-        rateLimits: createRedisRateLimitStore(redis, (err) =>
-          log.warn(`rate limits not counted: ${String(err)}`),
-        ),
+        bus: createRedisBus(redis, busError, log),
+        rateLimits: createRedisRateLimitStore(redis),
       }
     : { cache: createMemoryCache(), bus: createMemoryBus(busError), rateLimits: createMemoryRateLimitStore() }
-  if (redis) {
+  if (redis?.up) {
     // Messages from the other servers are heard from here on.
     await shared.bus.ready?.()
-    log.info(`sharing the cache, rate limits and live updates through Redis (prefix ${redis.prefix})`)
+    log.info(
+      `sharing the cache, rate limits and live updates through Redis at ${redis.where} (prefix ${redis.prefix})`,
+    )
   }
   return {
     ...shared,

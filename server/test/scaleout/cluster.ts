@@ -26,6 +26,16 @@ export function hasNginx(): boolean {
   }
 }
 
+/** Whether `redis-server` can be started here (`apt-get install redis-server`). */
+export function hasRedisServer(): boolean {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
 export interface ServerProcess {
   name: string
   url: string
@@ -167,6 +177,49 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`
       if (child.exitCode === null) child.kill('SIGQUIT')
       await exited
       await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * A Redis of the test's own on `port` (no persistence), which the test may stop and start
+ * again at will: the machine's shared Redis must never be stopped.
+ */
+export function ownRedis(port: number) {
+  let child: ChildProcess | null = null
+  let exited: Promise<void> = Promise.resolve()
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async start() {
+      const proc = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      )
+      child = proc
+      exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
+      // Ready once it says so on its log.
+      await new Promise<void>((resolve, reject) => {
+        let seen = ''
+        proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+          seen += chunk
+          if (seen.includes('Ready to accept connections')) resolve()
+        })
+        proc.once('exit', () => reject(new Error(`redis-server on port ${port} exited: ${seen.slice(-500)}`)))
+      })
+    },
+    /** Freezes it (SIGSTOP): connections stay open and nothing answers, as with a hung host. */
+    freeze() {
+      child?.kill('SIGSTOP')
+    },
+    thaw() {
+      child?.kill('SIGCONT')
+    },
+    /** Kills it (as a crash or a host going away would), and waits until it is gone. */
+    async stop() {
+      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      await exited
+      child = null
     },
   }
 }

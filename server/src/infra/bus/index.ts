@@ -65,14 +65,20 @@ export interface BusTopics {
     | { what: 'container'; containerId: string }
   /** An admin saved settings (incl. our additions' switches): every server reloads them. */
   'settings.changed': Record<string, never>
+  /**
+   * This server may have missed messages from the others (its Redis subscription was down): its
+   * hubs tell their clients to reconnect, and clients read again what they show. Never sent to
+   * the other servers.
+   */
+  'live.resync': Record<string, never>
 }
 export type Topic = keyof BusTopics
 
 /**
  * The event bus port. `publish` never throws and never waits for subscribers (a slow or failing
  * listener cannot hold up a judge batch). The in-process implementation delivers to this
- * process's subscribers; a Redis implementation (a later issue) would publish to a channel and
- * deliver what arrives on it, so every replica's hubs hear every replica's events.
+ * process's subscribers; the Redis implementation also publishes to a channel and delivers what
+ * arrives on it, so every replica's hubs hear every replica's events.
  */
 export interface Bus {
   publish<T extends Topic>(topic: T, message: BusTopics[T]): void

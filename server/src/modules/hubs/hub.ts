@@ -227,6 +227,26 @@ export function createHub(name: string, timings: Partial<HubTimings> = {}) {
       }
     },
 
+    /**
+     * This server may have missed updates (its Redis subscription was down): every client is
+     * told to reconnect (a close message allowing it), and clients read again what they show
+     * once they are back.
+     */
+    resync() {
+      flush()
+      // Spread over up to 3 s (2 ms a client), so thousands of clients do not all come back
+      // and read again in the same instant.
+      const spreadMs = Math.min(3000, connections.size * 2)
+      for (const c of connections) {
+        const close = () => {
+          if (c.ws.readyState !== c.ws.OPEN) return
+          if (c.shaken) c.ws.send(closeFrame('Reconnect to catch up.', true))
+          c.ws.close(1012)
+        }
+        setTimeout(close, Math.random() * spreadMs).unref()
+      }
+    },
+
     /** Shutting down: sockets close without a close message, so clients reconnect to the next server. */
     close() {
       clearInterval(sweep)

@@ -147,6 +147,10 @@ const hubsPlugin: FastifyPluginAsyncTypebox<HubRouteOptions> = async (app, opts)
     bus.subscribe('submission.judged', judged),
     bus.subscribe('log.record', log),
     bus.subscribe('board.changed', board),
+    // Updates from other servers may have been missed (Redis was away): clients read again.
+    bus.subscribe('live.resync', () => {
+      for (const hub of Object.values(hubs)) hub.resync()
+    }),
   ]
   app.addHook('onClose', async () => {
     for (const off of unsubscribe) off()

@@ -18,7 +18,14 @@ export interface OpsState {
   draining: boolean
 }
 
-const Health = Type.Object({ status: Type.String() }, { additionalProperties: false })
+const Health = Type.Object(
+  {
+    status: Type.String(),
+    /** With `REDIS_URL` set: `up`, or `degraded` while this server runs without Redis. */
+    redis: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('degraded')])),
+  },
+  { additionalProperties: false },
+)
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
 
@@ -109,6 +116,13 @@ const opsPlugin: FastifyPluginAsync<OpsOptions> = async (app, opts) => {
   metrics.counter('pennant_db_statements_total', 'Statements this server sent to the database', () =>
     database.queries(),
   )
+  const { redis } = app.deps.infra
+  if (redis)
+    metrics.gauge(
+      'pennant_redis_up',
+      '1 while this server shares state through Redis; 0 while Redis is away and it uses its own rate limits, cache and live updates',
+      (set) => set(redis.up ? 1 : 0),
+    )
   metrics.gauge('pennant_draining', '1 while this server is shutting down', (set) =>
     set(state.draining ? 1 : 0),
   )
@@ -184,16 +198,18 @@ const opsPlugin: FastifyPluginAsync<OpsOptions> = async (app, opts) => {
       ...quiet,
       schema: {
         summary:
-          'Readiness: send this server traffic. 503 `Draining` once it is shutting down, 503 `Unhealthy` while its database does not answer',
+          'Readiness: send this server traffic. 503 `Draining` once it is shutting down, 503 `Unhealthy` while its database does not answer. With Redis configured, `redis` says `up` or `degraded` (Redis away: still 200, this server serves on its own)',
         tags: ['Operations'],
         response: { 200: Health, 503: Health },
       },
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store')
-      if (state.draining) return reply.code(503).send({ status: 'Draining' })
-      if (!(await databaseAnswers())) return reply.code(503).send({ status: 'Unhealthy' })
-      return { status: 'Healthy' }
+      // Redis away is no reason to take this server out: it serves on its own (and says so).
+      const detail = redis ? { redis: redis.up ? ('up' as const) : ('degraded' as const) } : {}
+      if (state.draining) return reply.code(503).send({ status: 'Draining', ...detail })
+      if (!(await databaseAnswers())) return reply.code(503).send({ status: 'Unhealthy', ...detail })
+      return { status: 'Healthy', ...detail }
     },
   )
 }

@@ -6,7 +6,7 @@ import { type GameInfo, type ScoreboardItem, useGame, useScoreboard } from '@/fe
 import { gamePhase } from '@/features/game/game-phase'
 import { LINE_COLORS } from '@/features/game/scoreboard/chart-plot'
 import { useNow } from '@/features/game/use-now'
-import { useHub } from '@/features/live/use-hub'
+import { useCatchUp, useHub } from '@/features/live/use-hub'
 import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
 import { formatDateTime, formatDuration } from '@/utils/format-date'
@@ -103,6 +103,8 @@ function Board({ game }: { game: GameInfo }) {
     },
   })
   const { data, mutate } = useScoreboard(game.id, running, hub === 'live')
+  // Back after a drop (or a server's re-sync): what was pushed meanwhile is read.
+  useCatchUp(hub, () => void mutate())
   const items = data?.items ?? []
   const lines = data?.timeLines.all ?? []
   const colorOf = useMemo(

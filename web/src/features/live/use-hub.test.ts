@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { epochOf, parseRecords, prependRows, reconnectDelay } from './use-hub'
+import { afterReconnect, epochOf, parseRecords, prependRows, reconnectDelay } from './use-hub'
 
 describe('hub client helpers', () => {
   it('splits a message into its records', () => {
@@ -25,5 +25,16 @@ describe('hub client helpers', () => {
   it('reads hub dates as epoch milliseconds', () => {
     expect(epochOf('2025-03-01T12:00:00.123+00:00')).toBe(Date.UTC(2025, 2, 1, 12, 0, 0, 123))
     expect(epochOf(5)).toBe(5)
+  })
+
+  it('reads again when the hub is live after a drop, not on the first connection', () => {
+    let seen = false
+    const steps: boolean[] = []
+    for (const state of ['connecting', 'live', 'reconnecting', 'live', 'reconnecting', 'off'] as const) {
+      const [next, again] = afterReconnect(seen, state)
+      seen = next
+      steps.push(again)
+    }
+    expect(steps).toEqual([false, false, false, true, false, false])
   })
 })

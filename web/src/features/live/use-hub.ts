@@ -124,6 +124,29 @@ export function useHub(path: string | null, handlers: Record<string, (payload: n
 }
 
 /**
+ * Whether a screen must read again: the hub is live once more after having been live before (a
+ * dropped connection, or a server asking its clients to re-sync after it missed updates), so
+ * what was pushed meanwhile was not heard. The first connection needs nothing: the screen has
+ * just read. Returns [seen live so far, read again now].
+ */
+export function afterReconnect(seenLive: boolean, state: HubState): [boolean, boolean] {
+  if (state !== 'live') return [seenLive, false]
+  return [true, seenLive]
+}
+
+/** Calls `catchUp` each time the hub is live again after a drop (see `afterReconnect`). */
+export function useCatchUp(state: HubState, catchUp: () => void) {
+  const latest = useRef(catchUp)
+  latest.current = catchUp
+  const seenLive = useRef(false)
+  useEffect(() => {
+    const [seen, again] = afterReconnect(seenLive.current, state)
+    seenLive.current = seen
+    if (again) latest.current()
+  }, [state])
+}
+
+/**
  * Collects pushed items and hands them over at most every `ms`, oldest first, so a burst of
  * pushes (thousands of submissions a second) renders once per interval, not once per item.
  */

@@ -13,7 +13,7 @@ import {
 import { useEffect, useState } from 'react'
 import type { EventType } from '@/api/types'
 import { LiveBadge } from '@/features/live/live-badge'
-import { epochOf, prependRows, useBatched, useHub } from '@/features/live/use-hub'
+import { epochOf, prependRows, useBatched, useCatchUp, useHub } from '@/features/live/use-hub'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { type GameEvent, useGameEvents } from '../api'
@@ -92,6 +92,8 @@ export function EventsView({ gameId }: { gameId: number }) {
     PAGE_SIZE,
     hub === 'live',
   )
+  // Back after a drop (or a server's re-sync): what was pushed meanwhile is read.
+  useCatchUp(hub, () => void mutate())
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filter change is the trigger
   useEffect(() => setPage(1), [hideContainer])
 

@@ -3,7 +3,7 @@ import { IconDownload, IconListCheck, IconPlugConnectedX } from '@tabler/icons-r
 import { useEffect, useState } from 'react'
 import type { AnswerResult } from '@/api/types'
 import { LiveBadge } from '@/features/live/live-badge'
-import { epochOf, prependRows, useBatched, useHub } from '@/features/live/use-hub'
+import { epochOf, prependRows, useBatched, useCatchUp, useHub } from '@/features/live/use-hub'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { type Submission, sheetUrl, useSubmissions } from '../api'
@@ -41,6 +41,8 @@ export function SubmissionsView({ gameId }: { gameId: number }) {
     PAGE_SIZE,
     hub === 'live',
   )
+  // Back after a drop (or a server's re-sync): what was pushed meanwhile is read.
+  useCatchUp(hub, () => void mutate())
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filter change is the trigger
   useEffect(() => setPage(1), [type])
 

@@ -7,7 +7,7 @@ import { hasRole, useUser } from '@/features/account/api'
 import { useFeature } from '@/features/extensions/api'
 import { useFreeze } from '@/features/freeze/api'
 import { LiveBadge } from '@/features/live/live-badge'
-import { useHub } from '@/features/live/use-hub'
+import { useCatchUp, useHub } from '@/features/live/use-hub'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
@@ -53,6 +53,8 @@ export function ScoreboardView({ game }: { game: GameInfo }) {
     },
   })
   const { data, error, isLoading, mutate } = useScoreboard(game.id, running, hub === 'live')
+  // Back after a drop (or a server's re-sync): what was pushed meanwhile is read.
+  useCatchUp(hub, () => void mutate())
   const myTeamId = useMyTeamId(game.id, game.status === 'Accepted')
   // A freeze that begins or a reveal (also after the end, when no hub is open): read again.
   const frozen = useFreeze(game.id).data?.frozen

@@ -17,7 +17,7 @@ import { useState } from 'react'
 import { TaskStatusValues } from '@/api/schema.gen'
 import { DataState } from '@/features/edit/components/data-state'
 import { LiveBadge } from '@/features/live/live-badge'
-import { epochOf, prependRows, useBatched, useHub } from '@/features/live/use-hub'
+import { epochOf, prependRows, useBatched, useCatchUp, useHub } from '@/features/live/use-hub'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import {
@@ -83,6 +83,8 @@ export function LogList() {
     },
   })
   const { data, error, isLoading, isValidating, mutate } = useLogs(level, page, hub === 'live')
+  // Back after a drop (or a server's re-sync): what was pushed meanwhile is read.
+  useCatchUp(hub, () => void mutate())
   const entries = data ?? []
   const keys = logKeys(entries)
   const more = mayHaveMore(entries.length, RECORD_PAGE)
