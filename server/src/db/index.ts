@@ -20,6 +20,13 @@ export interface Database {
   close(): Promise<void>
 }
 
+/**
+ * The longest a query waits for a pool connection, whether a new one is being opened or all 32
+ * are busy. Long enough for a loaded server's queue, short enough that nobody waits long on a
+ * database that does not answer.
+ */
+export const CONNECT_TIMEOUT_MS = 5000
+
 const migrationsFolder = path.join(serverDir, 'src/db/migrations')
 /** The advisory lock key servers hold while they migrate (any fixed number of our own). */
 const MIGRATION_LOCK = 0x70656e6e // "penn"
@@ -32,6 +39,8 @@ export async function openDatabase(opts: {
   url?: string
   dataDir: string | null
   onIdleError?: (err: Error) => void
+  /** How long a query waits for a connection (default `CONNECT_TIMEOUT_MS`). */
+  connectTimeoutMs?: number
 }): Promise<Database> {
   let sent = 0
   const logger = {
@@ -44,10 +53,23 @@ export async function openDatabase(opts: {
     const pg = await import('pg')
     const { drizzle } = await import('drizzle-orm/node-postgres')
     const { migrate } = await import('drizzle-orm/node-postgres/migrator')
-    const pool = new pg.default.Pool({ connectionString: opts.url, max: 32 })
+    const pool = new pg.default.Pool({
+      connectionString: opts.url,
+      max: 32,
+      // A bounded wait: with the database down or unreachable a request fails (503) after this
+      // long instead of hanging; a refused connection (restart) fails at once anyway.
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+      // A dropped peer (failover, cut network) is noticed by the kernel, not only at the next query.
+      keepAlive: true,
+    })
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (err) => opts.onIdleError?.(err))
+    // A connection cut while checked out but between statements (inside a transaction, say)
+    // emits `error` on its client, where the pool listens only while the client is idle: with
+    // no listener that crashed the process at every PostgreSQL restart. The statement in flight,
+    // or the next one, fails on its own (503), and the pool drops the broken client on release.
+    pool.on('connect', (client) => client.on('error', () => {}))
     const db = drizzle(pool, { schema, logger })
     // Servers starting together on one database take turns: one applies what is missing, the
     // others then find nothing to do. Without the lock they raced on the same DDL and failed.

@@ -1,9 +1,14 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
+import { isDatabaseUnavailable } from '../db/errors.ts'
 import { type Culture, cultureOf, loadTitles, type TitleTable } from './culture.ts'
 import { AppError, fail, format } from './errors.ts'
 import { registerWebClient, type WebClientOptions } from './spa.ts'
+
+/** Seconds a client waits before trying again while the database is unreachable (a restart takes about one). */
+export const UNAVAILABLE_RETRY_AFTER_S = 2
+const RETRY_AFTER = { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) }
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 
@@ -39,6 +44,9 @@ function fromFramework(err: FastifyError): AppError {
     return new AppError('Model_ValidationFailed', 400, 'The body is not valid JSON')
   const status = err.statusCode ?? 500
   if (status >= 400 && status < 500) return new AppError('Custom', status, err.message)
+  // The database is restarting or out of reach: nothing is wrong with the request, and the pool
+  // reconnects by itself, so the client is told to come back shortly rather than of a bug.
+  if (isDatabaseUnavailable(err)) return fail('Server_Unavailable', { headers: RETRY_AFTER })
   return fail('Server_Error')
 }
 
@@ -77,7 +85,11 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance, opts: ErrorHan
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const err = error instanceof AppError ? error : fromFramework(error)
-    if (err.httpStatus >= 500) {
+    if (err.key === 'Server_Unavailable') {
+      // Expected during a restart and possibly hundreds at once: one warning line each, and no
+      // admin-log record (it is written to the very database that is unreachable).
+      request.log.warn({ err: error.message }, 'database unavailable; answered 503')
+    } else if (err.httpStatus >= 500) {
       request.log.error({ err: error }, 'unhandled error')
       app.deps.services.audit.write({
         level: 'Error',
