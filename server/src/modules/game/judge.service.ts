@@ -1,5 +1,6 @@
 import { and, asc, eq, lt, type SQL, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
+import { isDatabaseUnavailable } from '../../db/errors.ts'
 import type { Db, DbOrTx } from '../../db/index.ts'
 import { submissions } from '../../db/schema.ts'
 import { ChallengeTypeValues } from '../../http/enums.ts'
@@ -379,15 +380,21 @@ export function createJudge(deps: {
     return verdicts
   }
 
-  /** One submission on its own, tried twice (a lost race on a lock), then left for restart. */
-  async function judgeAlone(id: number) {
+  /**
+   * One submission on its own, tried twice (a lost race on a lock), then left for restart.
+   * Returns false when the database was unreachable: nothing is given up then, the caller
+   * queues it again.
+   */
+  async function judgeAlone(id: number): Promise<boolean> {
     try {
       await judgeBatch([id])
     } catch (err) {
+      if (isDatabaseUnavailable(err)) return false
       deps.log.warn({ err, submissionId: id }, 'judging failed; retrying')
       try {
         await judgeBatch([id])
       } catch (again) {
+        if (isDatabaseUnavailable(again)) return false
         givenUp.add(id)
         deps.log.error({ err: again, submissionId: id }, 'judging failed twice; left pending until restart')
         deps.audit?.write({
@@ -398,23 +405,60 @@ export function createJudge(deps: {
         })
       }
     }
+    return true
   }
+
+  /**
+   * Puts submissions back at the head of the queue, in order (the database was unreachable
+   * while they were judged). A batch that failed that way was rolled back, so none of them was
+   * judged; if its commit went through and only the answer was lost, judging it again finds
+   * it no longer `FlagSubmitted` and leaves it as it is.
+   */
+  function requeue(ids: number[]) {
+    const back = ids.filter((id) => !queued.has(id))
+    for (const id of back) queued.add(id)
+    queue.unshift(...back)
+  }
+
+  /** Consecutive batches that found the database unreachable: the wait before the next grows. */
+  let outages = 0
+  const pause = () =>
+    new Promise<void>((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** Math.min(outages++, 5))))
 
   async function work() {
     while (queue.length && !closed) {
       const ids = queue.splice(0, batchSize)
       for (const id of ids) queued.delete(id)
       judging += ids.length
+      let unavailable = false
       try {
         await judgeBatch(ids)
+        outages = 0
       } catch (err) {
-        // One bad row must not hold up the rest: judge them one by one.
-        if (ids.length > 1)
-          deps.log.warn({ err, count: ids.length }, 'batch judging failed; judging one by one')
-        for (const id of ids) await judgeAlone(id)
+        if (isDatabaseUnavailable(err)) {
+          // PostgreSQL restarts or is out of reach: the whole batch waits and is judged again
+          // once it answers (one by one would only fail the same way).
+          deps.log.warn(
+            { err: String(err), count: ids.length },
+            'database unavailable; judging again shortly',
+          )
+          requeue(ids)
+          unavailable = true
+        } else {
+          // One bad row must not hold up the rest: judge them one by one.
+          if (ids.length > 1)
+            deps.log.warn({ err, count: ids.length }, 'batch judging failed; judging one by one')
+          for (let i = 0; i < ids.length; i++) {
+            if (await judgeAlone(ids[i]!)) continue
+            requeue(ids.slice(i))
+            unavailable = true
+            break
+          }
+        }
       } finally {
         judging -= ids.length
       }
+      if (unavailable) await pause()
     }
     active--
     if (active === 0) for (const resolve of idle.splice(0)) resolve()
