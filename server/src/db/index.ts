@@ -3,6 +3,7 @@ import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { serverDir } from '../paths.ts'
+import { isDatabaseUnavailable } from './errors.ts'
 import * as schema from './schema.ts'
 
 /** One Drizzle handle type for both drivers, so services never know which one runs. */
@@ -26,6 +27,37 @@ export interface Database {
  * database that does not answer.
  */
 export const CONNECT_TIMEOUT_MS = 5000
+
+/** How long a plain read waits before its one retry when the database was unreachable. */
+export const READ_RETRY_MS = 300
+const PLAIN_READ = /^\s*select\b/i
+const NOT_PLAIN = /\bfor\s+(update|no\s+key\s+update|share|key\s+share)\b|nextval|advisory/i
+
+/**
+ * A single `select` outside a transaction (what Drizzle sends through `pool.query`) that failed
+ * because the database was unreachable is sent once more after `READ_RETRY_MS`: a restart
+ * takes a few hundred milliseconds, so most reads caught in it answer 200 instead of 503. Only
+ * reads that change nothing are retried (no locking clause, no sequence, no advisory lock),
+ * and not after a connect timeout, which has waited long enough already.
+ */
+function retryReadsOnce(pool: import('pg').Pool) {
+  const query = pool.query.bind(pool) as (config: unknown, values?: unknown) => Promise<unknown>
+  const retried = (config: unknown, values: unknown) => {
+    const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text
+    const first = query(config, values)
+    if (typeof text !== 'string' || !PLAIN_READ.test(text) || NOT_PLAIN.test(text)) return first
+    return first.catch(async (err: unknown) => {
+      if (!isDatabaseUnavailable(err) || /timeout exceeded/i.test(String((err as Error)?.message))) throw err
+      await new Promise((resolve) => setTimeout(resolve, READ_RETRY_MS))
+      return query(config, values)
+    })
+  }
+  pool.query = ((config: unknown, values?: unknown, callback?: unknown) =>
+    // The callback form (not used by Drizzle) is left as it is.
+    typeof values === 'function' || typeof callback === 'function'
+      ? (query as (...args: unknown[]) => unknown)(config, values, callback)
+      : retried(config, values)) as typeof pool.query
+}
 
 const migrationsFolder = path.join(serverDir, 'src/db/migrations')
 /** The advisory lock key servers hold while they migrate (any fixed number of our own). */
@@ -70,6 +102,7 @@ export async function openDatabase(opts: {
     // no listener that crashed the process at every PostgreSQL restart. The statement in flight,
     // or the next one, fails on its own (503), and the pool drops the broken client on release.
     pool.on('connect', (client) => client.on('error', () => {}))
+    retryReadsOnce(pool)
     const db = drizzle(pool, { schema, logger })
     // Servers starting together on one database take turns: one applies what is missing, the
     // others then find nothing to do. Without the lock they raced on the same DDL and failed.
