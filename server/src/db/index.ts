@@ -31,7 +31,8 @@ export const CONNECT_TIMEOUT_MS = 5000
 /** How long a plain read waits before its one retry when the database was unreachable. */
 export const READ_RETRY_MS = 300
 const PLAIN_READ = /^\s*select\b/i
-const NOT_PLAIN = /\bfor\s+(update|no\s+key\s+update|share|key\s+share)\b|nextval|advisory/i
+const NOT_PLAIN =
+  /\bfor\s+(update|no\s+key\s+update|share|key\s+share)\b|nextval|setval|advisory|pg_notify|set_config/i
 
 /**
  * A single `select` outside a transaction (what Drizzle sends through `pool.query`) that failed
