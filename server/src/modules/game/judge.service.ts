@@ -137,6 +137,11 @@ export function createJudge(deps: {
   const queued = new Set<number>()
   /** Ids this judge gave up on (failed twice): a sweep does not retry them every few seconds. */
   const givenUp = new Set<number>()
+  /**
+   * Submissions put back after the database was unreachable while they were judged: their
+   * commit may have gone through with only its answer lost (see `judgeBatch`).
+   */
+  const recovering = new Set<number>()
   /** Submissions taken from the queue whose batch has not committed yet. */
   let judging = 0
   let active = 0
@@ -283,8 +288,13 @@ export function createJudge(deps: {
 
   /** Judges a batch of submissions in one transaction; returns their verdicts in order. */
   async function judgeBatch(ids: number[]): Promise<Verdict[]> {
+    /** Submissions requeued after an outage that turn out judged: the commit went through. */
+    let settled: Row[] = []
     const outcome = await db.transaction(async (tx) => {
-      const rows = (await load(tx, ids)).filter((r) => r.status === 'FlagSubmitted')
+      const loaded = await load(tx, ids)
+      if (recovering.size)
+        settled = loaded.filter((r) => r.status !== 'FlagSubmitted' && recovering.has(r.id))
+      const rows = loaded.filter((r) => r.status === 'FlagSubmitted')
       if (!rows.length) return []
       const owners = await findCheats(
         tx,
@@ -325,6 +335,32 @@ export function createJudge(deps: {
       await record(tx, judged, owners)
       return judged
     })
+
+    for (const id of ids) recovering.delete(id)
+    // Only the answer to their commit was lost: what it would have told is told now (the
+    // verdict for status polls; the solve, which the board ignores if it has it already).
+    for (const row of settled) {
+      const result = row.status as AnswerResult
+      if (result === 'Accepted' && row.submitTime < row.gameEnd)
+        deps.scoreboard.addSolve(
+          row.gameId,
+          {
+            challengeId: row.challengeId,
+            participationId: row.participationId,
+            userName: row.userName,
+            time: row.submitTime,
+          },
+          0,
+        )
+      deps.onVerdict?.({
+        submissionId: row.id,
+        gameId: row.gameId,
+        challengeId: row.challengeId,
+        userId: row.userId,
+        result,
+        blood: null,
+      })
+    }
 
     const verdicts: Verdict[] = []
     const bloods: Judged[] = []
@@ -415,6 +451,7 @@ export function createJudge(deps: {
    * it no longer `FlagSubmitted` and leaves it as it is.
    */
   function requeue(ids: number[]) {
+    for (const id of ids) recovering.add(id)
     const back = ids.filter((id) => !queued.has(id))
     for (const id of back) queued.add(id)
     queue.unshift(...back)
