@@ -48,11 +48,39 @@ export class DatabaseUnavailable extends Error {
   }
 }
 
-/** True when `err` (or what it wraps: Drizzle puts the driver's error in `cause`) is DatabaseUnavailable. */
+/** Socket errors of a database that is down, restarting or out of reach. */
+const UNREACHABLE_SOCKET = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+])
+
+/** node-postgres and pg-pool say these in words, with no code. */
+const UNREACHABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|connect ECONNREFUSED/i
+
+/**
+ * True when `err` says the database cannot be reached right now (restart, failover, network)
+ * rather than that the request was wrong: admin or crash shutdown (57P01, 57P02), "cannot
+ * connect now" while it starts or stops (57P03), a connection exception (class 08), a refused
+ * or reset socket, a pool that timed out connecting, or a connection cut mid-query. Such a
+ * request may simply be tried again a moment later (the pool reconnects by itself). The embedded
+ * database says so with DatabaseUnavailable while its thread is replaced.
+ */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  let e = err as { cause?: unknown } | undefined
-  for (let depth = 0; e && depth < 4; depth++) {
+  let e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown } | undefined
+  for (let depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
     if (e instanceof DatabaseUnavailable) return true
+    const code = typeof e.code === 'string' ? e.code : ''
+    if (code === '57P01' || code === '57P02' || code === '57P03' || /^08[0-9A-Z]{3}$/.test(code)) return true
+    if (UNREACHABLE_SOCKET.has(code)) return true
+    if (typeof e.message === 'string' && UNREACHABLE_MESSAGE.test(e.message)) return true
+    // A host name with several addresses fails with one error per address.
+    if (Array.isArray(e.errors) && e.errors.some((x) => isDatabaseUnavailable(x))) return true
     e = e.cause as typeof e
   }
   return false

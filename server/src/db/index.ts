@@ -3,6 +3,7 @@ import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { RUNTIME } from '../paths.ts'
+import { isDatabaseUnavailable } from './errors.ts'
 import type { PGliteEvents, PGliteThread } from './pglite-thread.ts'
 import * as schema from './schema.ts'
 
@@ -23,6 +24,45 @@ export interface Database {
   close(): Promise<void>
 }
 
+/**
+ * The longest a query waits for a pool connection, whether a new one is being opened or all 32
+ * are busy. Long enough for a loaded server's queue, short enough that nobody waits long on a
+ * database that does not answer.
+ */
+export const CONNECT_TIMEOUT_MS = 5000
+
+/** How long a plain read waits before its one retry when the database was unreachable. */
+export const READ_RETRY_MS = 300
+const PLAIN_READ = /^\s*select\b/i
+const NOT_PLAIN =
+  /\bfor\s+(update|no\s+key\s+update|share|key\s+share)\b|nextval|setval|advisory|pg_notify|set_config/i
+
+/**
+ * A single `select` outside a transaction (what Drizzle sends through `pool.query`) that failed
+ * because the database was unreachable is sent once more after `READ_RETRY_MS`: a restart
+ * takes a few hundred milliseconds, so most reads caught in it answer 200 instead of 503. Only
+ * reads that change nothing are retried (no locking clause, no sequence, no advisory lock),
+ * and not after a connect timeout, which has waited long enough already.
+ */
+function retryReadsOnce(pool: import('pg').Pool) {
+  const query = pool.query.bind(pool) as (config: unknown, values?: unknown) => Promise<unknown>
+  const retried = (config: unknown, values: unknown) => {
+    const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text
+    const first = query(config, values)
+    if (typeof text !== 'string' || !PLAIN_READ.test(text) || NOT_PLAIN.test(text)) return first
+    return first.catch(async (err: unknown) => {
+      if (!isDatabaseUnavailable(err) || /timeout exceeded/i.test(String((err as Error)?.message))) throw err
+      await new Promise((resolve) => setTimeout(resolve, READ_RETRY_MS))
+      return query(config, values)
+    })
+  }
+  pool.query = ((config: unknown, values?: unknown, callback?: unknown) =>
+    // The callback form (not used by Drizzle) is left as it is.
+    typeof values === 'function' || typeof callback === 'function'
+      ? (query as (...args: unknown[]) => unknown)(config, values, callback)
+      : retried(config, values)) as typeof pool.query
+}
+
 const migrationsFolder = RUNTIME.migrations
 /** The advisory lock key servers hold while they migrate (any fixed number of our own). */
 const MIGRATION_LOCK = 0x70656e6e // "penn"
@@ -37,6 +77,8 @@ export async function openDatabase(opts: {
   onIdleError?: (err: Error) => void
   /** PGlite only: its thread's crashes, restarts and discarded answers, and a loss it cannot repair. */
   pglite?: PGliteEvents & { faults?: boolean; statementTimeoutMs?: number }
+  /** How long a query waits for a connection (default `CONNECT_TIMEOUT_MS`). */
+  connectTimeoutMs?: number
 }): Promise<Database> {
   let sent = 0
   const logger = {
@@ -49,10 +91,24 @@ export async function openDatabase(opts: {
     const pg = await import('pg')
     const { drizzle } = await import('drizzle-orm/node-postgres')
     const { migrate } = await import('drizzle-orm/node-postgres/migrator')
-    const pool = new pg.default.Pool({ connectionString: opts.url, max: 32 })
+    const pool = new pg.default.Pool({
+      connectionString: opts.url,
+      max: 32,
+      // A bounded wait: with the database down or unreachable a request fails (503) after this
+      // long instead of hanging; a refused connection (restart) fails at once anyway.
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+      // A dropped peer (failover, cut network) is noticed by the kernel, not only at the next query.
+      keepAlive: true,
+    })
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (err) => opts.onIdleError?.(err))
+    // A connection cut while checked out but between statements (inside a transaction, say)
+    // emits `error` on its client, where the pool listens only while the client is idle: with
+    // no listener that crashed the process at every PostgreSQL restart. The statement in flight,
+    // or the next one, fails on its own (503), and the pool drops the broken client on release.
+    pool.on('connect', (client) => client.on('error', () => {}))
+    retryReadsOnce(pool)
     const db = drizzle(pool, { schema, logger })
     // Servers starting together on one database take turns: one applies what is missing, the
     // others then find nothing to do. Without the lock they raced on the same DDL and failed.

@@ -12,6 +12,7 @@ const catalogue = {
   Route_NotFound: [404, 'There is no such API route'],
   Route_MethodNotAllowed: [405, 'This method is not allowed on this route'],
   Server_Error: [500, 'Something went wrong on our side; the error has been logged'],
+  Server_Unavailable: [503, 'The server is briefly unavailable; try again in a few seconds'],
   RateLimit_TooManyRequests: [429, 'Too many requests; try again in {0} s'],
   Auth_LoginRequired: [401, 'Please log in first'],
   Auth_AccessForbidden: [403, 'You are not allowed to do this'],

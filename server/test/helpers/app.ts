@@ -24,6 +24,8 @@ export interface TestApp {
 export async function createTestApp(
   env: Record<string, string> = {},
   deps: Pick<AppDeps, 'webhookTimings'> = {},
+  /** Where its database is: see `createTestDatabase` (a fresh one on TEST_DATABASE_URL by default). */
+  database: Parameters<typeof createTestDatabase>[0] = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-test-'))
   // No web client unless a test asks for one: answers must not depend on whether web/dist was built.
@@ -35,19 +37,19 @@ export async function createTestApp(
     CONTAINER_BACKEND: 'none',
     ...env,
   })
-  const database = await createTestDatabase()
+  const db = await createTestDatabase(database)
   const infra = await createInfra(config)
-  const app = await buildApp({ config, database, infra, logger: false, ...deps })
+  const app = await buildApp({ config, database: db, infra, logger: false, ...deps })
   await app.ready()
   return {
     app,
     dataDir,
-    databaseUrl: database.url,
-    queries: database.queries,
+    databaseUrl: db.url,
+    queries: db.queries,
     async close() {
       await app.close()
       await closeInfra(infra)
-      await database.close()
+      await db.close()
       await rm(dataDir, { recursive: true, force: true })
     },
   }

@@ -5,8 +5,16 @@ import { type Database, openDatabase } from '../../src/db/index.ts'
  * A fresh, migrated database for one test file: a new database on the PostgreSQL server named
  * by TEST_DATABASE_URL (dropped afterwards), or an in-memory PGlite when it is unset.
  */
-export async function createTestDatabase(): Promise<Database & { url?: string }> {
-  const serverUrl = process.env.TEST_DATABASE_URL
+export async function createTestDatabase(
+  opts: {
+    /** The PostgreSQL server to create the database on (TEST_DATABASE_URL by default). */
+    server?: string
+    /** An existing database to open instead (a second server on the same data); not dropped. */
+    url?: string
+  } = {},
+): Promise<Database & { url?: string }> {
+  if (opts.url) return { ...(await openDatabase({ url: opts.url, dataDir: null })), url: opts.url }
+  const serverUrl = opts.server ?? process.env.TEST_DATABASE_URL
   if (!serverUrl) return openDatabase({ dataDir: null })
 
   const name = `pennant_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`

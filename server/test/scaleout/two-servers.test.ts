@@ -170,6 +170,28 @@ describe.skipIf(!ready)('two servers behind nginx on one PostgreSQL and one Redi
     expect(await onB.json()).toBe('Accepted')
   })
 
+  it('answers conditional scoreboard reads through the proxy with 304, whichever server gets them', async () => {
+    const url = `${nginx.url}/api/game/${game.id}/scoreboard`
+    // Both servers serve the same board (after the solves above have reached both).
+    const etag = await eventually(async () => {
+      const [onA, onB] = await Promise.all([
+        fetch(`${a.url}/api/game/${game.id}/scoreboard`),
+        fetch(`${b.url}/api/game/${game.id}/scoreboard`),
+      ])
+      expect(onA.headers.get('etag')).toBe(onB.headers.get('etag'))
+      return onA.headers.get('etag')!
+    }, 5000)
+    const statuses: number[] = []
+    const upstreams = new Set<string>()
+    for (let i = 0; i < 30; i++) {
+      const res = await fetch(url, { headers: { 'if-none-match': etag } })
+      statuses.push(res.status)
+      upstreams.add(res.headers.get('x-upstream') ?? '')
+    }
+    expect(upstreams).toEqual(new Set([`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`]))
+    expect(statuses).toEqual(new Array(30).fill(304))
+  })
+
   it('delivers a notice posted through one server to a hub client connected to the other', async () => {
     const connection = hub(`${b.url}/hub/user?game=${game.id}`)
     const got = noticesOf(connection)

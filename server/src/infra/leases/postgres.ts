@@ -35,7 +35,12 @@ export function createPostgresLeases(opts: {
   async function connection(): Promise<pg.Client> {
     if (client) return client
     connecting ??= (async () => {
-      const c = new pg.Client({ connectionString: opts.url, application_name: 'pennant-leases' })
+      const c = new pg.Client({
+        connectionString: opts.url,
+        application_name: 'pennant-leases',
+        // A database that does not answer fails the hold (tried again at the next one), never hangs it.
+        connectionTimeoutMillis: 5000,
+      })
       c.on('error', () => {
         if (client === c) lost()
       })

@@ -1,5 +1,6 @@
 import { and, asc, eq, lt, type SQL, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
+import { isDatabaseUnavailable } from '../../db/errors.ts'
 import type { Db, DbOrTx } from '../../db/index.ts'
 import { submissions } from '../../db/schema.ts'
 import { ChallengeTypeValues } from '../../http/enums.ts'
@@ -136,6 +137,11 @@ export function createJudge(deps: {
   const queued = new Set<number>()
   /** Ids this judge gave up on (failed twice): a sweep does not retry them every few seconds. */
   const givenUp = new Set<number>()
+  /**
+   * Submissions put back after the database was unreachable while they were judged: their
+   * commit may have gone through with only its answer lost (see `judgeBatch`).
+   */
+  const recovering = new Set<number>()
   /** Submissions taken from the queue whose batch has not committed yet. */
   let judging = 0
   let active = 0
@@ -282,8 +288,13 @@ export function createJudge(deps: {
 
   /** Judges a batch of submissions in one transaction; returns their verdicts in order. */
   async function judgeBatch(ids: number[]): Promise<Verdict[]> {
+    /** Submissions requeued after an outage that turn out judged: the commit went through. */
+    let settled: Row[] = []
     const outcome = await db.transaction(async (tx) => {
-      const rows = (await load(tx, ids)).filter((r) => r.status === 'FlagSubmitted')
+      const loaded = await load(tx, ids)
+      if (recovering.size)
+        settled = loaded.filter((r) => r.status !== 'FlagSubmitted' && recovering.has(r.id))
+      const rows = loaded.filter((r) => r.status === 'FlagSubmitted')
       if (!rows.length) return []
       const owners = await findCheats(
         tx,
@@ -324,6 +335,32 @@ export function createJudge(deps: {
       await record(tx, judged, owners)
       return judged
     })
+
+    for (const id of ids) recovering.delete(id)
+    // Only the answer to their commit was lost: what it would have told is told now (the
+    // verdict for status polls; the solve, which the board ignores if it has it already).
+    for (const row of settled) {
+      const result = row.status as AnswerResult
+      if (result === 'Accepted' && row.submitTime < row.gameEnd)
+        deps.scoreboard.addSolve(
+          row.gameId,
+          {
+            challengeId: row.challengeId,
+            participationId: row.participationId,
+            userName: row.userName,
+            time: row.submitTime,
+          },
+          0,
+        )
+      deps.onVerdict?.({
+        submissionId: row.id,
+        gameId: row.gameId,
+        challengeId: row.challengeId,
+        userId: row.userId,
+        result,
+        blood: null,
+      })
+    }
 
     const verdicts: Verdict[] = []
     const bloods: Judged[] = []
@@ -379,15 +416,21 @@ export function createJudge(deps: {
     return verdicts
   }
 
-  /** One submission on its own, tried twice (a lost race on a lock), then left for restart. */
-  async function judgeAlone(id: number) {
+  /**
+   * One submission on its own, tried twice (a lost race on a lock), then left for restart.
+   * Returns false when the database was unreachable: nothing is given up then, the caller
+   * queues it again.
+   */
+  async function judgeAlone(id: number): Promise<boolean> {
     try {
       await judgeBatch([id])
     } catch (err) {
+      if (isDatabaseUnavailable(err)) return false
       deps.log.warn({ err, submissionId: id }, 'judging failed; retrying')
       try {
         await judgeBatch([id])
       } catch (again) {
+        if (isDatabaseUnavailable(again)) return false
         givenUp.add(id)
         deps.log.error({ err: again, submissionId: id }, 'judging failed twice; left pending until restart')
         deps.audit?.write({
@@ -398,23 +441,61 @@ export function createJudge(deps: {
         })
       }
     }
+    return true
   }
+
+  /**
+   * Puts submissions back at the head of the queue, in order (the database was unreachable
+   * while they were judged). A batch that failed that way was rolled back, so none of them was
+   * judged; if its commit went through and only the answer was lost, judging it again finds
+   * it no longer `FlagSubmitted` and leaves it as it is.
+   */
+  function requeue(ids: number[]) {
+    for (const id of ids) recovering.add(id)
+    const back = ids.filter((id) => !queued.has(id))
+    for (const id of back) queued.add(id)
+    queue.unshift(...back)
+  }
+
+  /** Consecutive batches that found the database unreachable: the wait before the next grows. */
+  let outages = 0
+  const pause = () =>
+    new Promise<void>((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** Math.min(outages++, 5))))
 
   async function work() {
     while (queue.length && !closed) {
       const ids = queue.splice(0, batchSize)
       for (const id of ids) queued.delete(id)
       judging += ids.length
+      let unavailable = false
       try {
         await judgeBatch(ids)
+        outages = 0
       } catch (err) {
-        // One bad row must not hold up the rest: judge them one by one.
-        if (ids.length > 1)
-          deps.log.warn({ err, count: ids.length }, 'batch judging failed; judging one by one')
-        for (const id of ids) await judgeAlone(id)
+        if (isDatabaseUnavailable(err)) {
+          // PostgreSQL restarts or is out of reach: the whole batch waits and is judged again
+          // once it answers (one by one would only fail the same way).
+          deps.log.warn(
+            { err: String(err), count: ids.length },
+            'database unavailable; judging again shortly',
+          )
+          requeue(ids)
+          unavailable = true
+        } else {
+          // One bad row must not hold up the rest: judge them one by one.
+          if (ids.length > 1)
+            deps.log.warn({ err, count: ids.length }, 'batch judging failed; judging one by one')
+          for (let i = 0; i < ids.length; i++) {
+            if (await judgeAlone(ids[i]!)) continue
+            requeue(ids.slice(i))
+            unavailable = true
+            break
+          }
+        }
       } finally {
         judging -= ids.length
       }
+      if (unavailable) await pause()
     }
     active--
     if (active === 0) for (const resolve of idle.splice(0)) resolve()

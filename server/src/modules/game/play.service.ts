@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
+import { isDatabaseUnavailable } from '../../db/errors.ts'
 import type { Db } from '../../db/index.ts'
 import { challenges, containers, flags, gameInstances, submissions } from '../../db/schema.ts'
 import { ChallengeCategoryValues, ChallengeTypeValues, nameOf } from '../../http/enums.ts'
@@ -102,8 +103,9 @@ function createSubmissionRecorder(db: Db, scheduled: () => boolean) {
       const ids = new Map(rows.map((r) => [`${r.c}:${r.p}`, r.id]))
       for (const w of group) w.resolve(ids.get(`${w.attempt.challengeId}:${w.attempt.participationId}`))
     } catch (err) {
-      // One bad row must not fail the others: record them one by one.
-      if (group.length === 1) group[0]!.reject(err)
+      // One bad row must not fail the others: record them one by one. With the database
+      // unreachable every one would fail the same way: all are refused (503) at once.
+      if (group.length === 1 || isDatabaseUnavailable(err)) for (const w of group) w.reject(err)
       else for (const w of group) await insert([w.attempt]).then((rows) => w.resolve(rows[0]?.id), w.reject)
     } finally {
       busy = false
