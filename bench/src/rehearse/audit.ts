@@ -144,83 +144,107 @@ export async function audit(o: {
   }
 
   // 3. Boards: the same JSON everywhere, then bloods and solved sets against the submissions.
-  const texts: string[] = []
-  for (const base of o.servers) {
-    const s = new Session(base, rec, 120_000)
-    const r = await s.request('audit', 'GET', `/api/game/${g}/scoreboard`)
-    texts.push(r.status === 200 ? r.text : `HTTP ${r.status}`)
-  }
-  const boardsEqual = texts.every((t) => t === texts[0])
-  if (!boardsEqual)
-    note(`the scoreboard differs between servers (${texts.map((t) => t.length).join(', ')} bytes)`)
-  const board = JSON.parse(texts[0]!) as Board
+  // The board is rebuilt after the last verdicts: checked again (up to ~12 s) until it agrees.
   const accepted = stored.filter((s) => s.status === 'Accepted').sort((a, b) => a.time - b.time)
-  const firstSolve = new Map<string, Map<string, number>>()
-  for (const s of accepted) {
-    const m = firstSolve.get(s.challenge) ?? new Map<string, number>()
-    if (!m.has(s.team)) m.set(s.team, s.time)
-    firstSolve.set(s.challenge, m)
+  const noticesOf = async () => {
+    const pages = []
+    for (const skip of [0, 100, 200])
+      pages.push(await admin.request('audit', 'GET', `/api/game/${g}/notices?count=100&skip=${skip}`))
+    return pages.flatMap((r) => admin.json<{ type: string; values: string[] }[]>(r) ?? [])
   }
-  let bloodErrors = 0
-  const bloodTypes = ['FirstBlood', 'SecondBlood', 'ThirdBlood']
-  const notices = await admin.request('audit', 'GET', `/api/game/${g}/notices?count=100`)
-  const more = await admin.request('audit', 'GET', `/api/game/${g}/notices?count=100&skip=100`)
-  const more2 = await admin.request('audit', 'GET', `/api/game/${g}/notices?count=100&skip=200`)
-  const noticeList = [notices, more, more2].flatMap(
-    (r) => admin.json<{ type: string; values: string[] }[]>(r) ?? [],
-  )
-  for (const c of world.challenges) {
-    if (!c.enabled) continue
-    const solvers = [...(firstSolve.get(c.title) ?? new Map()).entries()].sort((a, b) => a[1] - b[1])
-    const want = Math.min(3, solvers.length)
-    const info = Object.values(board.challenges)
-      .flat()
-      .find((x) => x.id === c.id)
-    const bloods = info?.bloods ?? []
-    if (bloods.length !== want || new Set(bloods.map((b) => b.id)).size !== bloods.length) {
-      bloodErrors++
-      note(
-        `${c.title}: ${bloods.length} bloods on the board (${bloods.map((b) => b.name).join(', ')}), ${want} expected`,
-      )
-    } else
-      for (let i = 0; i < want; i++)
-        if (bloods[i]!.name !== solvers[i]![0]) {
-          bloodErrors++
-          note(`${c.title}: blood ${i + 1} is ${bloods[i]!.name}, the ${i + 1}. solver was ${solvers[i]![0]}`)
-        }
-    for (let i = 0; i < 3; i++) {
-      const type = bloodTypes[i]!
-      const onBoard = board.items.filter((t) =>
-        t.solvedChallenges.some((x) => x.id === c.id && x.type === type),
-      ).length
-      const asNotice = noticeList.filter((n) => n.type === type && n.values[1] === c.title).length
-      const expected = i < want ? 1 : 0
-      if (onBoard !== expected || asNotice !== expected) {
+  const checkBoards = async () => {
+    const local: string[] = []
+    const texts: string[] = []
+    for (const base of o.servers) {
+      const s = new Session(base, rec, 120_000)
+      const r = await s.request('audit', 'GET', `/api/game/${g}/scoreboard`)
+      texts.push(r.status === 200 ? r.text : `HTTP ${r.status}`)
+    }
+    const boardsEqual = texts.every((t) => t === texts[0])
+    if (!boardsEqual)
+      local.push(`the scoreboard differs between servers (${texts.map((t) => t.length).join(', ')} bytes)`)
+    let board: Board
+    try {
+      board = JSON.parse(texts[0]!) as Board
+    } catch {
+      local.push(`the scoreboard did not answer: ${texts[0]!.slice(0, 100)}`)
+      return { boardsEqual, bloodErrors: 1, boardMismatches: 0, local }
+    }
+    const firstSolve = new Map<string, Map<string, number>>()
+    for (const s of accepted) {
+      const m = firstSolve.get(s.challenge) ?? new Map<string, number>()
+      if (!m.has(s.team)) m.set(s.team, s.time)
+      firstSolve.set(s.challenge, m)
+    }
+    let bloodErrors = 0
+    const bloodTypes = ['FirstBlood', 'SecondBlood', 'ThirdBlood']
+    const noticeList = await noticesOf()
+    for (const c of world.challenges) {
+      if (!c.enabled) continue
+      const solvers = [...(firstSolve.get(c.title) ?? new Map()).entries()].sort((a, b) => a[1] - b[1])
+      const want = Math.min(3, solvers.length)
+      const info = Object.values(board.challenges)
+        .flat()
+        .find((x) => x.id === c.id)
+      const bloods = info?.bloods ?? []
+      if (bloods.length !== want || new Set(bloods.map((b) => b.id)).size !== bloods.length) {
         bloodErrors++
-        note(`${c.title}: ${type} ${onBoard}× on the board, ${asNotice}× as a notice, ${expected} expected`)
+        local.push(
+          `${c.title}: ${bloods.length} bloods on the board (${bloods.map((b) => b.name).join(', ')}), ${want} expected`,
+        )
+      } else
+        for (let i = 0; i < want; i++)
+          if (bloods[i]!.name !== solvers[i]![0]) {
+            bloodErrors++
+            local.push(
+              `${c.title}: blood ${i + 1} is ${bloods[i]!.name}, the ${i + 1}. solver was ${solvers[i]![0]}`,
+            )
+          }
+      for (let i = 0; i < 3; i++) {
+        const type = bloodTypes[i]!
+        const onBoard = board.items.filter((t) =>
+          t.solvedChallenges.some((x) => x.id === c.id && x.type === type),
+        ).length
+        const asNotice = noticeList.filter((n) => n.type === type && n.values[1] === c.title).length
+        const expected = i < want ? 1 : 0
+        if (onBoard !== expected || asNotice !== expected) {
+          bloodErrors++
+          local.push(
+            `${c.title}: ${type} ${onBoard}× on the board, ${asNotice}× as a notice, ${expected} expected`,
+          )
+        }
       }
     }
-  }
-  let boardMismatches = 0
-  const enabledIds = new Set(world.challenges.filter((c) => c.enabled).map((c) => c.id))
-  const idByTitle = new Map(world.challenges.map((c) => [c.title, c.id]))
-  for (const team of world.teams) {
-    const fromSubmissions = new Set(
-      accepted
-        .filter((s) => s.team === team.name)
-        .map((s) => idByTitle.get(s.challenge)!)
-        .filter((id) => enabledIds.has(id)),
-    )
-    const item = board.items.find((x) => x.id === team.id)
-    const onBoard = new Set((item?.solvedChallenges ?? []).map((x) => x.id))
-    const same = onBoard.size === fromSubmissions.size && [...onBoard].every((id) => fromSubmissions.has(id))
-    if (!same) {
-      boardMismatches++
-      note(
-        `${team.name}: board shows ${[...onBoard].join(',') || 'nothing'}, accepted submissions ${[...fromSubmissions].join(',') || 'none'}`,
+    let boardMismatches = 0
+    const enabledIds = new Set(world.challenges.filter((c) => c.enabled).map((c) => c.id))
+    const idByTitle = new Map(world.challenges.map((c) => [c.title, c.id]))
+    for (const team of world.teams) {
+      const fromSubmissions = new Set(
+        accepted
+          .filter((s) => s.team === team.name)
+          .map((s) => idByTitle.get(s.challenge)!)
+          .filter((id) => enabledIds.has(id)),
       )
+      const item = board.items.find((x) => x.id === team.id)
+      const onBoard = new Set((item?.solvedChallenges ?? []).map((x) => x.id))
+      const same =
+        onBoard.size === fromSubmissions.size && [...onBoard].every((id) => fromSubmissions.has(id))
+      if (!same) {
+        boardMismatches++
+        local.push(
+          `${team.name}: board shows ${[...onBoard].join(',') || 'nothing'}, accepted submissions ${[...fromSubmissions].join(',') || 'none'}`,
+        )
+      }
     }
+    return { boardsEqual, bloodErrors, boardMismatches, local }
   }
+  let boards = await checkBoards()
+  for (let i = 0; i < 6 && (boards.local.length || !boards.boardsEqual); i++) {
+    await sleep(2000)
+    boards = await checkBoards()
+  }
+  for (const p of boards.local) note(p)
+  const { boardsEqual, bloodErrors, boardMismatches } = boards
   return {
     acknowledged: world.acked.length,
     lost,

@@ -606,8 +606,9 @@ async function organise(o: PlayOptions, running: () => boolean) {
   const admin = world.admin
   const g = world.gameId
   let k = 0
-  let nextNotice = 20_000
-  let nextEdit = 30_000
+  const start = rec.now()
+  let nextNotice = start + 20_000
+  let nextEdit = start + 30_000
   const retry = async (kind: string, method: string, path: string, body: unknown) => {
     for (let i = 0; i < 10; i++) {
       const a = await admin.request(kind, method, path, body)

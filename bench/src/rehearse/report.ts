@@ -308,10 +308,10 @@ function plot(
     )
     parts.push(`<line x1="${L}" y1="${y(v)}" x2="${W - R}" y2="${y(v)}" stroke="#eee"/>`)
   }
-  const stepS = Math.max(10, Math.ceil(endMs / 1000 / 10 / 10) * 10)
+  const stepS = Math.max(10, Math.ceil(endMs / 1000 / 12 / 10) * 10)
   for (let s = 0; s * 1000 <= endMs; s += stepS)
     parts.push(`<text x="${x(s * 1000)}" y="${H - B + 14}" font-size="10" text-anchor="middle">${s} s</text>`)
-  parts.push(`<text x="${L - 50}" y="${T - 6}" font-size="10">${esc(unit)}</text>`)
+  parts.push(`<text x="${W - R + 10}" y="${H - B + 14}" font-size="10">${esc(unit)}</text>`)
   series.forEach((s, i) => {
     const color = COLORS[i % COLORS.length]
     const d = s.points.map((p, j) => `${j ? 'L' : 'M'}${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join('')
@@ -331,7 +331,9 @@ export function html(
 ) {
   const bucket = Math.max(5000, Math.round(endMs / 120 / 1000) * 1000)
   const buckets = Math.ceil(endMs / bucket) + 1
-  const kinds = Object.keys(sum.kinds)
+  // Over time: what players and the organiser do during the contest (not set-up or audit).
+  const quiet = new Set(['setup', 'audit', 'config', 'login', 'team', 'join', 'game'])
+  const kinds = Object.keys(sum.kinds).filter((k) => !quiet.has(k))
   const p99: Series[] = []
   const p50: Series[] = []
   for (const kind of kinds) {
