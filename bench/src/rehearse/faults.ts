@@ -17,7 +17,8 @@ export type FaultKind = (typeof FAULT_KINDS)[number]
 export const GRACE_MS = 10_000
 
 export interface FaultWindow {
-  kind: FaultKind
+  /** A scheduled fault, or `crash`: the server exited on its own and was started again. */
+  kind: FaultKind | 'crash'
   start: number
   end: number
   note: string

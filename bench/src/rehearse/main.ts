@@ -21,6 +21,7 @@ import {
   FAULT_KINDS,
   type FaultKind,
   type FaultWindow,
+  GRACE_MS,
   OwnRedis,
   runFaults,
   schedule,
@@ -189,6 +190,33 @@ async function main() {
       )
     }
     const urls = external.length ? external : servers.map((s) => s.url)
+    // A server that exits on its own is started again, as its supervisor would; the exit still
+    // fails the run, and its outage is a window of its own.
+    const crashes: FaultWindow[] = []
+    for (const s of servers)
+      s.onUnexpectedExit = () => {
+        if (cleaned) return
+        const start = rec.now()
+        say(`  ${(start / 1000).toFixed(0)} s: ${s.o.label} EXITED on its own; starting it again`)
+        s.start().then(
+          () =>
+            crashes.push({
+              kind: 'crash',
+              start,
+              end: rec.now() + GRACE_MS,
+              note: `${s.o.label} exited on its own; started again`,
+              recovered: true,
+            }),
+          (err: Error) =>
+            crashes.push({
+              kind: 'crash',
+              start,
+              end: rec.now(),
+              note: `${s.o.label} exited on its own; restart failed: ${err.message}`,
+              recovered: false,
+            }),
+        )
+      }
 
     // Faults.
     const ctx = {
@@ -273,7 +301,7 @@ async function main() {
     // The audit, then the report.
     const result = await audit({ world, servers: urls, rec, say })
     resources.stop()
-    const faultWindows: FaultWindow[] = windows
+    const faultWindows: FaultWindow[] = [...windows, ...crashes].sort((a, b) => a.start - b.start)
     const summary = summarise({
       samples: rec.samples,
       world,

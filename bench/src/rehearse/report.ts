@@ -163,7 +163,13 @@ export function summarise(o: {
       rssMiBLast: Math.round(rss.at(-1) ?? 0),
       unexpectedExits: o.unexpectedExits,
     },
-    logErrors: o.logGroups.sort((a, b) => b.count - a.count),
+    logErrors: o.logGroups
+      .map(({ at, ...g }) => ({
+        ...g,
+        at: [],
+        outsideFaults: at.filter((t) => !inFault(t, faults, null)).length,
+      }))
+      .sort((a, b) => b.count - a.count),
     problems: audit.problems,
   }
 }
@@ -232,7 +238,7 @@ export function printSummary(sum: Summary, samples: Sample[], say: (s: string) =
     say('Server log lines at level ≥ 50 (error), by message:')
     for (const g of sum.logErrors.slice(0, 30))
       say(
-        `  ${String(g.count).padStart(5)}× ${g.level === -1 ? '(stderr)' : `[${g.level}]`} ${g.msg} (first at ${g.first})`,
+        `  ${String(g.count).padStart(5)}× ${g.level === -1 ? '(stderr)' : `[${g.level}]`} ${g.msg} (first at ${g.first}; ${g.outsideFaults} outside fault windows)`,
       )
   } else say('Server log: no lines at level ≥ 50')
   for (const p of sum.problems.slice(0, 30)) say(`  audit: ${p}`)
@@ -418,7 +424,7 @@ ${plot('Server RSS', 'MiB', rss, endMs, f)}
 <h2>Requests</h2><table><tr><th>kind</th><th>requests</th><th>p50 ms</th><th>p99 ms</th><th>max ms</th><th>errors</th></tr>${rows}</table>
 <p>Verdict latency: p50 ${sum.verdictLatency.p50} ms, p99 ${sum.verdictLatency.p99} ms (${sum.verdictLatency.count}). Flag → board: p50 ${sum.flagToBoard.p50} ms, p99 ${sum.flagToBoard.p99} ms (${sum.flagToBoard.count}). Notices: ${sum.noticeDelivery.deliveries} of ${sum.noticeDelivery.expected} deliveries, p99 ${sum.noticeDelivery.p99} ms.</p>
 <h2>Faults</h2><ul>${f.map((w) => `<li>${(w.start / 1000).toFixed(0)} s: ${esc(w.kind)} — ${esc(w.note)}</li>`).join('')}${sum.faultsSkipped.map((s) => `<li>skipped: ${esc(s)}</li>`).join('')}</ul>
-<h2>Server log at level ≥ 50</h2>${logs ? `<table><tr><th>count</th><th>level</th><th>message</th><th>first</th></tr>${logs}</table>` : '<p>none</p>'}
+<h2>Server log at level ≥ 50</h2>${logs ? `<table><tr><th>count</th><th>level</th><th>message</th><th>first</th><th>outside faults</th></tr>${logs}</table>` : '<p>none</p>'}
 ${sum.problems.length ? `<h2>Audit findings</h2><ul>${sum.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>` : ''}
 </body></html>`
 }

@@ -14,6 +14,9 @@ export interface LogGroup {
   count: number
   first: string
   example: string
+  /** When each line came, in milliseconds of the run (for counting those outside fault windows). */
+  at: number[]
+  outsideFaults?: number
 }
 
 /** Error lines of a server log, grouped by level and message. */
@@ -36,14 +39,17 @@ export class LogWatch {
     }
     const key = `${level} ${msg}`
     const g = this.groups.get(key)
-    if (g) g.count++
-    else
+    if (g) {
+      g.count++
+      g.at.push(at)
+    } else
       this.groups.set(key, {
         level,
         msg,
         count: 1,
         first: `${(at / 1000).toFixed(1)} s`,
         example: raw.slice(0, 600),
+        at: [at],
       })
   }
 }
@@ -81,6 +87,8 @@ export class ManagedServer {
   /** Set while the harness itself stops or kills the server: its exit is expected. */
   expectExit = false
   unexpectedExits: string[] = []
+  /** Called when the server exits without being asked to (a supervisor would start it again). */
+  onUnexpectedExit: (() => void) | null = null
 
   constructor(
     readonly o: {
@@ -122,8 +130,10 @@ export class ManagedServer {
       })
     }
     child.on('exit', (code, signal) => {
-      if (!this.expectExit)
+      if (!this.expectExit && this.child === child) {
         this.unexpectedExits.push(`${(this.o.now() / 1000).toFixed(1)} s: exit ${signal ?? code}`)
+        this.onUnexpectedExit?.()
+      }
     })
     const deadline = Date.now() + timeoutS * 1000
     for (;;) {
