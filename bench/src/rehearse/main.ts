@@ -314,7 +314,7 @@ async function main() {
       teams,
       minutes,
     })
-    printSummary(summary, rec.samples, say)
+    printSummary(summary, rec.samples, resources.points, say)
     writeFileSync(path.join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`)
     writeFileSync(
       path.join(out, 'report.html'),

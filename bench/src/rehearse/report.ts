@@ -188,7 +188,12 @@ function overTime(samples: Sample[], bucketMs: number) {
   return out
 }
 
-export function printSummary(sum: Summary, samples: Sample[], say: (s: string) => void) {
+export function printSummary(
+  sum: Summary,
+  samples: Sample[],
+  resources: ResourcePoint[],
+  say: (s: string) => void,
+) {
   say('')
   say(`Rehearsal: ${sum.teams} teams, ${sum.minutes} min — ${sum.ok ? 'PASSED' : 'FAILED'}`)
   for (const f of sum.failures) say(`  ✗ ${f}`)
@@ -229,6 +234,20 @@ export function printSummary(sum: Summary, samples: Sample[], say: (s: string) =
   say(
     `Server: CPU mean ${sum.server.cpuPercentMean} %, max ${sum.server.cpuPercentMax} % of a core; RSS max ${sum.server.rssMiBMax} MiB, at the end ${sum.server.rssMiBLast} MiB`,
   )
+  if (resources.length) {
+    const perMinute = new Map<number, { cpu: number[]; rss: number[] }>()
+    for (const r of resources) {
+      const m = Math.floor(r.t / 60_000)
+      const e = perMinute.get(m) ?? { cpu: [], rss: [] }
+      e.cpu.push(r.cpu)
+      e.rss.push(r.rss)
+      perMinute.set(m, e)
+    }
+    const avg = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length)
+    say(
+      `  per minute, CPU % / RSS MiB: ${[...perMinute].map(([m, e]) => `${m}: ${avg(e.cpu)}/${Math.round(Math.max(...e.rss))}`).join('  ')}`,
+    )
+  }
   for (const f of sum.faults)
     say(
       `Fault ${f.kind} at ${(f.start / 1000).toFixed(0)} s: ${f.note}${f.recovered ? '' : ' — NOT RECOVERED'}`,
