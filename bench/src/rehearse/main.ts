@@ -30,7 +30,6 @@ import { play, setUp } from './profile.ts'
 import { html, printSummary, progressLine, summarise } from './report.ts'
 import { ensureBuilt, ManagedServer, sampleResources, supportsWorkerKill } from './server.ts'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
 const args = process.argv.slice(2)
 const has = (name: string) => args.includes(`--${name}`)
 const str = (name: string, fallback?: string) => {
@@ -49,6 +48,11 @@ function usage(msg: string): never {
   process.exit(2)
 }
 const say = (line: string) => process.stdout.write(`${line}\n`)
+/** The checkout whose built server runs: this one, or `--checkout DIR` (e.g. a branch under test). */
+const root = path.resolve(
+  process.env.INIT_CWD ?? process.cwd(),
+  str('checkout') ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..'),
+)
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
