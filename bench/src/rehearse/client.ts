@@ -56,53 +56,67 @@ export class Session {
     readonly timeoutMs = 30_000,
   ) {}
 
-  request(kind: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) {
+  async request(
+    kind: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    extra: Record<string, string> = {},
+  ): Promise<Answer> {
     const url = new URL(this.base)
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
     const started = Date.now()
-    return new Promise<Answer>((resolve) => {
-      let done = false
-      const finish = (a: Answer) => {
-        if (done) return
-        done = true
-        this.rec.add(kind, started, a.status)
-        resolve(a)
-      }
-      const req = http.request(
-        {
-          agent: agentFor(this.base),
-          host: url.hostname,
-          port: url.port,
-          method,
-          path,
-          headers: {
-            accept: 'application/json',
-            'accept-language': 'en-US',
-            cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-            'x-xsrf-token': this.cookies.get('XSRF-TOKEN') ?? '',
-            ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-            ...extra,
+    const once = () =>
+      new Promise<Answer & { stale?: boolean }>((resolve) => {
+        let done = false
+        const finish = (a: Answer & { stale?: boolean }) => {
+          if (done) return
+          done = true
+          resolve(a)
+        }
+        const req = http.request(
+          {
+            agent: agentFor(this.base),
+            host: url.hostname,
+            port: url.port,
+            method,
+            path,
+            headers: {
+              accept: 'application/json',
+              'accept-language': 'en-US',
+              cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+              'x-xsrf-token': this.cookies.get('XSRF-TOKEN') ?? '',
+              ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+              ...extra,
+            },
           },
-        },
-        (res) => {
-          for (const c of res.headers['set-cookie'] ?? []) {
-            const [pair] = c.split(';')
-            const i = pair!.indexOf('=')
-            this.cookies.set(pair!.slice(0, i), pair!.slice(i + 1))
-          }
-          let text = ''
-          res.setEncoding('utf8')
-          res.on('data', (c: string) => {
-            text += c
-          })
-          res.on('end', () => finish({ status: res.statusCode ?? 0, text, headers: res.headers }))
-          res.on('error', () => finish({ status: 0, text: '', headers: {} }))
-        },
-      )
-      req.setTimeout(this.timeoutMs, () => req.destroy(new Error('timeout')))
-      req.on('error', () => finish({ status: 0, text: '', headers: {} }))
-      req.end(payload)
-    })
+          (res) => {
+            for (const c of res.headers['set-cookie'] ?? []) {
+              const [pair] = c.split(';')
+              const i = pair!.indexOf('=')
+              this.cookies.set(pair!.slice(0, i), pair!.slice(i + 1))
+            }
+            let text = ''
+            res.setEncoding('utf8')
+            res.on('data', (c: string) => {
+              text += c
+            })
+            res.on('end', () => finish({ status: res.statusCode ?? 0, text, headers: res.headers }))
+            res.on('error', () => finish({ status: 0, text: '', headers: {} }))
+          },
+        )
+        req.setTimeout(this.timeoutMs, () => req.destroy(new Error('timeout')))
+        req.on('error', (err: NodeJS.ErrnoException) =>
+          // A kept-alive connection the server closed just as this request went out: the request
+          // never reached it, and a browser sends it again on a new connection.
+          finish({ status: 0, text: '', headers: {}, stale: req.reusedSocket && err.code === 'ECONNRESET' }),
+        )
+        req.end(payload)
+      })
+    let a = await once()
+    if (a.stale) a = await once()
+    this.rec.add(kind, started, a.status)
+    return { status: a.status, text: a.text, headers: a.headers }
   }
 
   /** A GET with If-None-Match as a browser sends it; the body of a 304 is the one seen before. */
