@@ -108,6 +108,8 @@ async function main() {
     })
 
   try {
+    // The build first: it blocks this process for a while (no clean-up can run meanwhile).
+    if (!external.length && !has('no-build')) ensureBuilt(root, say)
     // Containers: only when a Docker engine answers here.
     let image: string | null = null
     const localId = Date.now().toString(36)
@@ -130,7 +132,6 @@ async function main() {
     let redis: OwnRedis | null = null
     let embedded = false
     if (!external.length) {
-      if (!has('no-build')) ensureBuilt(root, say)
       const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-rehearse-'))
       cleanups.push(() => rm(dataDir, { recursive: true, force: true }))
       const env: Record<string, string | undefined> = {
