@@ -114,7 +114,7 @@ export async function setUp(o: {
   say: (s: string) => void
 }): Promise<World> {
   const runId = randomBytes(3).toString('hex')
-  const admin = new Session(o.servers[0]!, o.rec)
+  const admin = new Session(o.servers[0]!, o.rec, 120_000)
   await must(
     'admin login',
     admin.request('login', 'POST', '/api/account/login', {
@@ -197,8 +197,8 @@ export async function setUp(o: {
     userName: `r${runId}_${String(i + 1).padStart(width, '0')}`,
     name: `Rehearsal ${runId} ${String(i + 1).padStart(width, '0')}`,
   }))
-  for (let i = 0; i < users.length; i += 100) {
-    const batch = users.slice(i, i + 100)
+  for (let i = 0; i < users.length; i += 50) {
+    const batch = users.slice(i, i + 50)
     await must(
       'users',
       admin.request(
