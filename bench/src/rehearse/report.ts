@@ -313,7 +313,7 @@ function plot(
             (Math.log10(Math.max(v, minY)) - Math.log10(minY)) /
               Math.max(1e-9, Math.log10(maxY) - Math.log10(minY)))
       : T + (H - T - B) * (1 - v / maxY)
-  const x = (t: number) => L + ((W - L - R) * t) / Math.max(1, endMs)
+  const x = (t: number) => L + ((W - L - R) * Math.min(t, endMs)) / Math.max(1, endMs)
   const parts: string[] = []
   parts.push(`<text x="${L}" y="16" font-weight="bold">${esc(title)}</text>`)
   for (const f of faults)
