@@ -49,11 +49,14 @@ export async function audit(o: {
   const note = (s: string) => {
     if (problems.length < 200) problems.push(s)
   }
-  // 1. Verdicts the players gave up waiting for: asked again (as the team), up to a minute.
+  // 1. Every acknowledged submission's status by its id, asked again as its team (16 at a time;
+  // one still pending is asked again for up to a minute).
   const teamByName = new Map(world.teams.map((t) => [t.name, t]))
   const deadline = Date.now() + 60_000
   let unjudged = 0
-  for (const a of world.acked) {
+  let missingById = 0
+  let next = 0
+  const check = async (a: World['acked'][number]) => {
     for (;;) {
       const team = teamByName.get(a.team)!
       const r = await team.session.request(
@@ -68,7 +71,10 @@ export async function audit(o: {
         break
       }
       if (r.status === 404) {
-        a.verdict = 'NotFound'
+        // Its id is unknown to the server: the acknowledged submission is gone.
+        missingById++
+        a.verdict = null
+        note(`submission ${a.id} (${a.team}, ${a.challenge}) is not found by its id`)
         break
       }
       if (Date.now() > deadline) {
@@ -79,6 +85,11 @@ export async function audit(o: {
       await sleep(500)
     }
   }
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < world.acked.length) await check(world.acked[next++]!)
+    }),
+  )
 
   // 2. The stored submissions, as the monitor sees them.
   const admin = new Session(o.servers[0]!, rec, 120_000)
@@ -247,7 +258,7 @@ export async function audit(o: {
   const { boardsEqual, bloodErrors, boardMismatches } = boards
   return {
     acknowledged: world.acked.length,
-    lost,
+    lost: Math.max(lost, missingById),
     duplicates,
     misjudged,
     unjudged,
