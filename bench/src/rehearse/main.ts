@@ -323,7 +323,10 @@ async function main() {
     writeFileSync(path.join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`)
     writeFileSync(
       path.join(out, 'report.html'),
-      html(summary, rec.samples, resources.points, rec.now(), world),
+      html(summary, rec.samples, resources.points, rec.now(), world, [
+        { t: startAt, label: 'contest starts' },
+        { t: endAt, label: 'ends; audit' },
+      ]),
     )
     say(
       `Wrote ${path.join(out, 'summary.json')}, ${path.join(out, 'report.html')}${servers.length ? ` and ${path.join(out, 'server.log')}` : ''}`,

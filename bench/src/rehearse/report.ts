@@ -288,6 +288,12 @@ interface Series {
   points: [number, number][]
 }
 
+/** Vertical lines across every plot: the contest's start and end. */
+export interface Mark {
+  t: number
+  label: string
+}
+
 function plot(
   title: string,
   unit: string,
@@ -295,6 +301,7 @@ function plot(
   endMs: number,
   faults: FaultWindow[],
   log = false,
+  marks: Mark[] = [],
 ) {
   const W = 900
   const H = 260
@@ -320,6 +327,11 @@ function plot(
     parts.push(
       `<rect x="${x(f.start).toFixed(1)}" y="${T}" width="${Math.max(2, x(f.end) - x(f.start)).toFixed(1)}" height="${H - T - B}" fill="#f5c6c6" opacity="0.6"><title>${esc(`${f.kind}: ${f.note}`)}</title></rect>`,
       `<text x="${(x(f.start) + 2).toFixed(1)}" y="${T + 10}" font-size="10" fill="#a00">${esc(f.kind)}</text>`,
+    )
+  for (const m of marks)
+    parts.push(
+      `<line x1="${x(m.t).toFixed(1)}" y1="${T}" x2="${x(m.t).toFixed(1)}" y2="${H - B}" stroke="#888" stroke-dasharray="4 3"/>`,
+      `<text x="${(x(m.t) + 2).toFixed(1)}" y="${H - B - 4}" font-size="10" fill="#555">${esc(m.label)}</text>`,
     )
   parts.push(`<line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="#444"/>`)
   parts.push(`<line x1="${L}" y1="${T}" x2="${L}" y2="${H - B}" stroke="#444"/>`)
@@ -353,6 +365,7 @@ export function html(
   resources: ResourcePoint[],
   endMs: number,
   world: World,
+  marks: Mark[] = [],
 ) {
   const bucket = Math.max(5000, Math.round(endMs / 120 / 1000) * 1000)
   const buckets = Math.ceil(endMs / bucket) + 1
@@ -423,9 +436,9 @@ export function html(
 <h1>Pennant rehearsal: <span class="${sum.ok ? 'good' : 'bad'}">${sum.ok ? 'passed' : 'FAILED'}</span></h1>
 <p>${sum.teams} teams, ${sum.minutes} min, ${sum.requests} requests. Acknowledged submissions ${sum.acknowledged}: lost ${sum.lost}, duplicates ${sum.duplicates}, misjudged ${sum.misjudged}, unjudged ${sum.unjudged}. Blood errors ${sum.bloodErrors}, board mismatches ${sum.boardMismatches}, boards equal ${sum.boardsEqual}. 5xx ${sum.errors5xx} (${sum.errors5xxOutsideFaults} outside faults). Fault windows are shaded red.</p>
 ${sum.failures.length ? `<ul class="bad">${sum.failures.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : ''}
-${plot('Latency p99 per kind', 'ms (log)', p99, endMs, f, true)}
-${plot('Latency p50 per kind', 'ms (log)', p50, endMs, f, true)}
-${plot('Throughput', 'requests/s', [{ name: 'all requests', points: perS(through) }], endMs, f)}
+${plot('Latency p99 per kind', 'ms (log)', p99, endMs, f, true, marks)}
+${plot('Latency p50 per kind', 'ms (log)', p50, endMs, f, true, marks)}
+${plot('Throughput', 'requests/s', [{ name: 'all requests', points: perS(through) }], endMs, f, false, marks)}
 ${plot(
   'Errors',
   'per s',
@@ -437,9 +450,9 @@ ${plot(
   endMs,
   f,
 )}
-${plot('Verdict and flag-to-board latency', 'ms (log)', [verdicts, board], endMs, f, true)}
-${plot('Server CPU', '% of a core', cpu, endMs, f)}
-${plot('Server RSS', 'MiB', rss, endMs, f)}
+${plot('Verdict and flag-to-board latency', 'ms (log)', [verdicts, board], endMs, f, true, marks)}
+${plot('Server CPU', '% of a core', cpu, endMs, f, false, marks)}
+${plot('Server RSS', 'MiB', rss, endMs, f, false, marks)}
 <h2>Requests</h2><table><tr><th>kind</th><th>requests</th><th>p50 ms</th><th>p99 ms</th><th>max ms</th><th>errors</th></tr>${rows}</table>
 <p>Verdict latency: p50 ${sum.verdictLatency.p50} ms, p99 ${sum.verdictLatency.p99} ms (${sum.verdictLatency.count}). Flag → board: p50 ${sum.flagToBoard.p50} ms, p99 ${sum.flagToBoard.p99} ms (${sum.flagToBoard.count}). Notices: ${sum.noticeDelivery.deliveries} of ${sum.noticeDelivery.expected} deliveries, p99 ${sum.noticeDelivery.p99} ms.</p>
 <h2>Faults</h2><ul>${f.map((w) => `<li>${(w.start / 1000).toFixed(0)} s: ${esc(w.kind)} — ${esc(w.note)}</li>`).join('')}${sum.faultsSkipped.map((s) => `<li>skipped: ${esc(s)}</li>`).join('')}</ul>
