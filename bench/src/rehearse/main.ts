@@ -297,6 +297,7 @@ async function main() {
         boardWatchEvery: Math.max(1, Math.round(teams / 20)),
         maxRequestsPerTeam: Math.max(200, Math.round(minutes * 60 * 2)),
         say,
+        background: [],
       }),
       runFaults(plan, ctx, running),
     ])

@@ -273,6 +273,8 @@ export interface PlayOptions {
   boardWatchEvery: number
   maxRequestsPerTeam: number
   say: (s: string) => void
+  /** Work started alongside a player's loop (containers), awaited before the contest ends. */
+  background: Promise<void>[]
 }
 
 /** The whole contest: players, their hub connections and the organiser, until `endAt`. */
@@ -283,6 +285,7 @@ export async function play(o: PlayOptions) {
   const organiser = organise(o, running)
   await Promise.all(world.teams.map((team) => player(team, o, running)))
   await organiser
+  await Promise.all(o.background)
   await Promise.all(hubs.map((h) => h.close()))
 }
 
@@ -385,7 +388,7 @@ async function burst(team: Team, ids: number[], o: PlayOptions, budget: () => bo
   const containerChoice = ids.find((id) => byId.get(id)?.container)
   if (opening && containerChoice !== undefined && team.index < o.containerTeams) {
     // Run concurrently: the container's life spans some of the team's other work.
-    void containerFlow(team, byId.get(containerChoice)!, o, budget)
+    o.background.push(containerFlow(team, byId.get(containerChoice)!, o, budget))
   }
   await Promise.all(
     chosen.map(async (id) => {
