@@ -131,7 +131,9 @@ export class ManagedServer {
     }
     child.on('exit', (code, signal) => {
       if (!this.expectExit && this.child === child) {
-        this.unexpectedExits.push(`${(this.o.now() / 1000).toFixed(1)} s: exit ${signal ?? code}`)
+        // Exit 0 is the server's own clean shutdown: a SIGTERM or SIGINT from outside the rehearsal.
+        const how = signal ?? (code === 0 ? '0 (clean shutdown: stopped from outside)' : code)
+        this.unexpectedExits.push(`${(this.o.now() / 1000).toFixed(1)} s: exit ${how}`)
         this.onUnexpectedExit?.()
       }
     })
