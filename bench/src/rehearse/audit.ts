@@ -204,13 +204,22 @@ export async function audit(o: {
           `${c.title}: ${bloods.length} bloods on the board (${bloods.map((b) => b.name).join(', ')}), ${want} expected`,
         )
       } else
-        for (let i = 0; i < want; i++)
-          if (bloods[i]!.name !== solvers[i]![0]) {
+        for (let i = 0; i < want; i++) {
+          // Solves stored in the same millisecond may be taken in either order.
+          const blood = bloods[i]!.name
+          const at = solvers.find(([team]) => team === blood)?.[1]
+          if (blood !== solvers[i]![0] && at !== solvers[i]![1]) {
             bloodErrors++
+            const t0 = solvers[0]![1]
+            const order = solvers
+              .slice(0, 5)
+              .map(([team, t]) => `${team} +${t - t0} ms`)
+              .join(', ')
             local.push(
-              `${c.title}: blood ${i + 1} is ${bloods[i]!.name}, the ${i + 1}. solver was ${solvers[i]![0]}`,
+              `${c.title}: blood ${i + 1} is ${blood} (solved +${at === undefined ? '?' : at - t0} ms); first solvers by stored time: ${order}`,
             )
           }
+        }
       for (let i = 0; i < 3; i++) {
         const type = bloodTypes[i]!
         const onBoard = board.items.filter((t) =>

@@ -88,6 +88,7 @@ async function main() {
   mkdirSync(out, { recursive: true })
 
   const rec = new Recorder()
+  let keepData = has('keep-data')
   const cleanups: (() => Promise<unknown> | unknown)[] = []
   let cleaned = false
   const cleanUp = async () => {
@@ -133,7 +134,11 @@ async function main() {
     let embedded = false
     if (!external.length) {
       const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-rehearse-'))
-      cleanups.push(() => rm(dataDir, { recursive: true, force: true }))
+      cleanups.push(() => {
+        // Kept when the run fails, for a look at what the server stored.
+        if (keepData) say(`Data directory kept for inspection: ${dataDir}`)
+        else return rm(dataDir, { recursive: true, force: true })
+      })
       const env: Record<string, string | undefined> = {
         ...process.env,
         PORT: String(await freePort()),
@@ -160,7 +165,10 @@ async function main() {
         await client.query(`CREATE DATABASE ${name}`)
         await client.end()
         cleanups.push(async () => {
-          if (has('keep-db')) return
+          if (has('keep-db') || keepData) {
+            say(`Database kept for inspection: ${name}`)
+            return
+          }
           const c = new pg.Client({ connectionString: base })
           await c.connect()
           await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
@@ -321,6 +329,7 @@ async function main() {
       minutes,
     })
     printSummary(summary, rec.samples, resources.points, say)
+    if (!summary.ok) keepData = true
     writeFileSync(path.join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`)
     writeFileSync(
       path.join(out, 'report.html'),
