@@ -4,8 +4,10 @@
 // run spends most of its time waiting on the browser and the server, so the web and server suites
 // and the checks fit in beside it instead of before it. Each suite's output is buffered and
 // printed whole when it ends, so the logs do not interleave; the exit code is non-zero when any
-// suite fails. `--only <name,…>` runs a subset (check, web, server, e2e).
+// suite fails. `--only <name,…>` runs a subset (check, web, server, e2e, rehearsal).
 import { spawn } from 'node:child_process'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 
 const SUITES = [
   // The longest first: it sets the pace, the others fill the time it spends waiting.
@@ -22,13 +24,27 @@ const SUITES = [
     args: ['test', '-w', 'server', '--', 'test/containers'],
     after: 'e2e',
   },
+  // A three-minute contest against the built server on its embedded database, with the
+  // database worker killed once; it fails when its audit does (lost, duplicate or misjudged
+  // submissions, 5xx outside the fault). After the browser too: it keeps both cores busy.
+  {
+    name: 'rehearsal',
+    args: [
+      'run',
+      'rehearse',
+      '--',
+      ...['--teams', '40', '--minutes', '3', '--faults', 'db-worker'],
+      ...['--out', path.join(tmpdir(), `pennant-rehearsal-${process.pid}`)],
+    ],
+    after: 'e2e',
+  },
 ]
 
 const onlyIndex = process.argv.indexOf('--only')
 const only = onlyIndex > 0 ? new Set(process.argv[onlyIndex + 1]?.split(',')) : null
 const chosen = SUITES.filter((s) => !only || only.has(s.group ?? s.name))
 if (!chosen.length) {
-  console.error('nothing to run: --only takes check, web, server, e2e')
+  console.error('nothing to run: --only takes check, web, server, e2e, rehearsal')
   process.exit(2)
 }
 
