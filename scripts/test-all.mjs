@@ -15,6 +15,8 @@ const SUITES = [
   { name: 'server', args: ['test', '-w', 'server', '--', '--exclude', 'test/containers/**'] },
   { name: 'web', args: ['test', '-w', 'web'] },
   { name: 'check', args: ['run', 'check'] },
+  // The command-line tool's parser, plan and sync, against a real server of its own.
+  { name: 'cli', args: ['test', '-w', 'cli'] },
   // Starting and removing containers adds and removes network interfaces on this host, and
   // Chromium then fails its requests in flight (ERR_NETWORK_CHANGED): so the server's container
   // tests wait until the browser is done.
@@ -26,7 +28,8 @@ const SUITES = [
   },
   // A three-minute contest against the built server on its embedded database, with the
   // database worker killed once; it fails when its audit does (lost, duplicate or misjudged
-  // submissions, 5xx outside the fault). After the browser too: it keeps both cores busy.
+  // submissions, 5xx outside the fault). After the browser and the container tests: it keeps
+  // both cores busy, and their timing-sensitive tests should not share them with it.
   {
     name: 'rehearsal',
     args: [
@@ -36,7 +39,7 @@ const SUITES = [
       ...['--teams', '40', '--minutes', '3', '--faults', 'db-worker'],
       ...['--out', path.join(tmpdir(), `pennant-rehearsal-${process.pid}`)],
     ],
-    after: 'e2e',
+    after: 'server containers',
   },
 ]
 
@@ -44,7 +47,7 @@ const onlyIndex = process.argv.indexOf('--only')
 const only = onlyIndex > 0 ? new Set(process.argv[onlyIndex + 1]?.split(',')) : null
 const chosen = SUITES.filter((s) => !only || only.has(s.group ?? s.name))
 if (!chosen.length) {
-  console.error('nothing to run: --only takes check, web, server, e2e, rehearsal')
+  console.error('nothing to run: --only takes check, web, cli, server, e2e, rehearsal')
   process.exit(2)
 }
 
