@@ -181,7 +181,12 @@ export async function installRules(
       await ensureChain(ipt, cmd, FORWARD_CHAIN)
       await ensureRule(ipt, cmd, 'INPUT', ['-j', INPUT_CHAIN], true)
       // DOCKER-USER comes before Docker's own accepts, and Docker keeps it first in FORWARD.
-      const hook = (await exists(ipt, cmd, ['DOCKER-USER', '-j', 'RETURN'])) ? 'DOCKER-USER' : 'FORWARD'
+      const hook = (await ipt(cmd, ['-S', 'DOCKER-USER']).then(
+        () => true,
+        () => false,
+      ))
+        ? 'DOCKER-USER'
+        : 'FORWARD'
       await ensureRule(ipt, cmd, hook, ['-j', FORWARD_CHAIN], true)
       for (const bridge of mine) {
         const r = rulesFor(bridge, family, allow)
