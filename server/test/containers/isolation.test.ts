@@ -1,7 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process'
 import { chmod, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { containers } from '../../src/db/schema.ts'
@@ -14,6 +15,7 @@ import { buildChallengeImage } from '../helpers/challenge-image.ts'
 import { readEntryEventually } from '../helpers/tcp.ts'
 import { closeContainerApp, containerChallenge, docker } from './helpers.ts'
 
+const exec = promisify(execFile)
 const sh = (cmd: string, ...args: string[]) =>
   execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
 
@@ -93,11 +95,13 @@ afterAll(async () => {
   }
 }, 60_000)
 
-/** What a TCP connection from inside the container to `host:port` reads ("no answer" when none). */
-function connectFrom(containerId: string, host: string, port: number): string {
+/**
+ * What a TCP connection from inside the container to `host:port` reads ("no answer" when none).
+ * Asynchronous: the host service of this test must keep answering while the container connects.
+ */
+async function connectFrom(containerId: string, host: string, port: number): Promise<string> {
   try {
-    return sh(
-      'docker',
+    const { stdout } = await exec('docker', [
       'exec',
       containerId,
       '/bin/busybox',
@@ -107,7 +111,8 @@ function connectFrom(containerId: string, host: string, port: number): string {
       'sh',
       '-c',
       `printf 'GET /api/config HTTP/1.0\\r\\n\\r\\n' | /bin/busybox nc -w 3 ${host} ${port}`,
-    )
+    ])
+    return stdout.trim()
   } catch (err) {
     // nc fails when the peer closes while it still sends; what it read still counts.
     return String((err as { stdout?: string }).stdout ?? '').trim() || 'no answer'
@@ -151,12 +156,12 @@ describe.skipIf(!canFirewall)('challenge containers cut off from the host and pr
       const gateway = gatewayOf(net)
       expect(gateway).toMatch(/^\d+\.\d+\.\d+\.\d+$/)
       // The host: a service on all interfaces, and Pennant itself, through the gateway.
-      expect(connectFrom(id, gateway, hostPort)).toBe('no answer')
-      expect(connectFrom(id, gateway, serverPort)).toBe('no answer')
+      expect(await connectFrom(id, gateway, hostPort)).toBe('no answer')
+      expect(await connectFrom(id, gateway, serverPort)).toBe('no answer')
       // Another of the host's addresses.
-      if (docker0) expect(connectFrom(id, docker0, hostPort)).toBe('no answer')
+      if (docker0) expect(await connectFrom(id, docker0, hostPort)).toBe('no answer')
       // A private network outside the instance.
-      expect(connectFrom(id, lan, 80)).toBe('no answer')
+      expect(await connectFrom(id, lan, 80)).toBe('no answer')
     }
     expect(hostAccepted).toBe(0)
     egressContainer = idOf(a.teamId)
@@ -186,9 +191,9 @@ describe.skipIf(!canFirewall)('challenge containers cut off from the host and pr
     expect(status.state).toBe('exposed')
     expect(status.message).toMatch(/reached the host/)
     // What the rules refused answers now: the refusals above were the rules, not services down.
-    expect(connectFrom(egressContainer, gatewayOf(network), hostPort)).toBe('hello from the host')
-    expect(connectFrom(egressContainer, lan, 80)).toBe('hello from the lan')
-    expect(connectFrom(egressContainer, gatewayOf(network), serverPort)).toMatch(/^HTTP\/1\.[01] 200/)
+    expect(await connectFrom(egressContainer, gatewayOf(network), hostPort)).toBe('hello from the host')
+    expect(await connectFrom(egressContainer, lan, 80)).toBe('hello from the lan')
+    expect(await connectFrom(egressContainer, gatewayOf(network), serverPort)).toMatch(/^HTTP\/1\.[01] 200/)
     const res = await admin.get('/api/ext/containers/status')
     expect(res.json().isolation).toMatchObject({ state: 'exposed' })
   })
