@@ -123,7 +123,7 @@ const gatewayOf = (name: string) =>
   docker('network', 'inspect', name, '--format', '{{range .IPAM.Config}}{{.Gateway}}{{end}}')
 
 describe.skipIf(!canFirewall)('challenge containers cut off from the host and private networks', () => {
-  it('refuses connections from both networks to the host, the LAN and metadata, and still serves players', async () => {
+  it('refuses connections from both networks to the host and a private LAN, and still serves players', async () => {
     const game = await createGame(admin)
     const c = await containerChallenge(admin, game.id)
     const [a, b] = [await acceptedPlayer(t.app, admin, game.id), await acceptedPlayer(t.app, admin, game.id)]
