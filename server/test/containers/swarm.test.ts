@@ -47,7 +47,13 @@ afterAll(async () => {
   await t.close()
   if (created) docker('swarm', 'leave', '--force')
   // The swarm network goes once its last task has left, and its config network only after it.
-  for (const n of [`${network}-swarm`, `${network}-swarm-config`]) {
+  // The isolation rules make both networks (with and without egress) at the first start.
+  for (const n of [
+    `${network}-swarm`,
+    `${network}-swarm-config`,
+    `${network}-noegress-swarm`,
+    `${network}-noegress-swarm-config`,
+  ]) {
     for (let tries = 0; tries < 20; tries++) {
       try {
         docker('network', 'rm', n)
