@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { existsSync, readFileSync } from 'node:fs'
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -242,6 +242,15 @@ export function rulesAsCommands(bridges: Bridge[], allow: string[]): string[] {
 /** The probe image: Debian's static busybox on an empty image, else the public busybox image. */
 export const PROBE_IMAGE = 'pennant-probe:1'
 
+/** A busybox that runs on an empty image: no program interpreter (`ld-…so`) named near its start. */
+function isStaticBusybox(file: string): boolean {
+  try {
+    return !/\/ld-[\w.-]*\.so/.test(readFileSync(file).subarray(0, 4096).toString('latin1'))
+  } catch {
+    return false
+  }
+}
+
 async function ensureProbeImage(docker: Docker): Promise<string> {
   try {
     await docker.getImage(PROBE_IMAGE).inspect()
@@ -249,11 +258,10 @@ async function ensureProbeImage(docker: Docker): Promise<string> {
   } catch (err) {
     if (statusOf(err) !== 404) throw err
   }
-  if (existsSync('/bin/busybox')) {
+  if (isStaticBusybox('/bin/busybox')) {
     const dir = await mkdtemp(path.join(tmpdir(), 'pennant-probe-'))
     try {
       await writeFile(path.join(dir, 'Dockerfile'), 'FROM scratch\nCOPY busybox /bin/busybox\n')
-      const { copyFile } = await import('node:fs/promises')
       await copyFile('/bin/busybox', path.join(dir, 'busybox'))
       const stream = await docker.buildImage(
         { context: dir, src: ['Dockerfile', 'busybox'] },
@@ -284,12 +292,15 @@ async function ensureProbeImage(docker: Docker): Promise<string> {
  * output lines (`open <port>` for each port that accepted, `http <port>` when one answered HTTP).
  */
 async function probeFrom(docker: Docker, image: string, network: string, gateway: string, ports: number[]) {
-  const script = ports
-    .map(
+  // The first line proves the probe ran: an image that cannot run prints nothing, which must not
+  // read as "nothing reached the host".
+  const script = [
+    'echo probe-ran',
+    ...ports.map(
       (p) =>
         `o=$(printf 'GET /api/config HTTP/1.0\\r\\n\\r\\n' | /bin/busybox timeout 4 /bin/busybox nc -w 2 ${gateway} ${p}) && echo open ${p}; case "$o" in *HTTP/*) echo http ${p};; esac`,
-    )
-    .join('; ')
+    ),
+  ].join('; ')
   const container = await docker.createContainer({
     Image: image,
     Cmd: ['/bin/busybox', 'sh', '-c', script],
@@ -350,6 +361,8 @@ export async function probeIsolation(
         if (!gateway) throw new Error(`the network ${name} has no gateway address`)
         const ports = [probePort, ...(serverPort ? [serverPort] : [])]
         const out = await probeFrom(docker, image, name, gateway, ports)
+        if (!out.includes('probe-ran'))
+          throw new Error(`the probe container (${image}) did not run on ${name}`)
         if (/^(open|http) /m.test(out))
           reached.push(`${name} → ${gateway} (${out.trim().split('\n').join(', ')})`)
       }),
