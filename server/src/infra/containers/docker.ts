@@ -20,7 +20,7 @@ import {
   type ListedContainer,
   type StartedContainer,
 } from './index.ts'
-import { bridgeOf, createIsolation } from './isolation.ts'
+import { bridgeName, bridgeOf, createIsolation } from './isolation.ts'
 
 /**
  * Capabilities a challenge does without: raw sockets (spoofing and sniffing on the bridge),
@@ -83,6 +83,10 @@ export function createDockerBackend(deps: {
     docker,
     allow: deps.egressAllow ?? [],
     swarm: false,
+    named: [true, false].map((egress) => {
+      const network = networkName(deps.network, egress)
+      return { network, egress, iface: bridgeName(network, egress), ipv6: false }
+    }),
     warn: deps.warn,
     info: deps.info,
     async bridges() {

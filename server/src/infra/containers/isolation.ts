@@ -342,6 +342,19 @@ export async function probeIsolation(
   serverPort: number | null,
 ): Promise<{ reached: string[] }> {
   const image = await ensureProbeImage(docker)
+  // Probes of a server killed mid-check stay behind, stopped: clear them first.
+  const stale = await docker.listContainers({
+    all: true,
+    filters: { label: ['pennant.platform=probe'], status: ['exited', 'created', 'dead'] },
+  })
+  await Promise.all(
+    stale.map((c) =>
+      docker
+        .getContainer(c.Id)
+        .remove({ force: true })
+        .catch(() => {}),
+    ),
+  )
   const accepted = new Set<string>()
   const listener = createServer((socket) => {
     accepted.add(socket.remoteAddress ?? '?')
@@ -396,6 +409,8 @@ export interface Isolation {
 export function createIsolation(deps: {
   docker: Docker
   bridges: () => Promise<Bridge[]>
+  /** The bridges by the names we give them, for removing rules without making the networks. */
+  named: Bridge[]
   /** Ranges the egress network may still reach (`CONTAINER_EGRESS_ALLOW`). */
   allow: string[]
   swarm: boolean
@@ -467,7 +482,8 @@ export function createIsolation(deps: {
 
     async remove() {
       await installing
-      await removeRules(known, deps.ipt)
+      const all = [...known, ...deps.named.filter((b) => !known.some((k) => k.iface === b.iface))]
+      await removeRules(all, deps.ipt)
     },
   }
 }

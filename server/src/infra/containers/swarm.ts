@@ -22,7 +22,7 @@ import {
   type ListedContainer,
   type StartedContainer,
 } from './index.ts'
-import { bridgeOf, createIsolation } from './isolation.ts'
+import { bridgeName, bridgeOf, createIsolation } from './isolation.ts'
 
 interface Task {
   ID: string
@@ -87,6 +87,10 @@ export function createSwarmBackend(deps: {
     docker,
     allow: deps.egressAllow ?? [],
     swarm: true,
+    named: [true, false].map((egress) => {
+      const network = swarmNetwork(egress)
+      return { network, egress, iface: bridgeName(network, egress), ipv6: false }
+    }),
     warn: deps.warn,
     info: deps.info,
     async bridges() {
