@@ -97,6 +97,18 @@ afterAll(async () => {
   // The isolation rules make both networks (with and without egress) at the first start.
   for (const n of [network, `${network}-noegress`]) {
     try {
+      // A killed server's isolation probe may still sit on the network.
+      for (const id of docker(
+        'ps',
+        '-aq',
+        '--filter',
+        'label=pennant.platform=probe',
+        '--filter',
+        `network=${n}`,
+      )
+        .split('\n')
+        .filter(Boolean))
+        docker('rm', '-f', id)
       docker('network', 'rm', n)
     } catch {
       // never made
