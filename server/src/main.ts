@@ -129,6 +129,11 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host })
   app.log.info(`Pennant is serving on port ${config.port} (database: ${database.kind})`)
+  // In the background: a probe container checks that challenge containers cannot reach this
+  // host (the server's own port included); it warns when it cannot say so.
+  void infra.containers?.isolation
+    .verify(config.port)
+    .catch((err: unknown) => app.log.warn({ err }, 'the container isolation check failed'))
 }
 
 main().catch((err) => {

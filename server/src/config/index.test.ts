@@ -38,6 +38,17 @@ describe('loadConfig: containers', () => {
     expect(() => loadConfig({ CONTAINER_START_CONCURRENCY: '0' })).toThrow(/CONTAINER_START_CONCURRENCY/)
     expect(() => loadConfig({ CONTAINER_PORT_MAPPING: 'Proxy' })).toThrow(/CONTAINER_PORT_MAPPING/)
     expect(() => loadConfig({ CONTAINER_PROXY_MAX_SECONDS: '0' })).toThrow(/CONTAINER_PROXY_MAX_SECONDS/)
+    expect(() => loadConfig({ CONTAINER_EGRESS_ALLOW: '10.0.0.0/33' })).toThrow(/CONTAINER_EGRESS_ALLOW/)
+    expect(() => loadConfig({ CONTAINER_EGRESS_ALLOW: 'intranet' })).toThrow(/CONTAINER_EGRESS_ALLOW/)
+  })
+})
+
+describe('loadConfig: CONTAINER_EGRESS_ALLOW', () => {
+  it('reads CIDRs and single addresses, v4 and v6; none by default', () => {
+    expect(loadConfig({}).containers.egressAllow).toEqual([])
+    expect(
+      loadConfig({ CONTAINER_EGRESS_ALLOW: ' 10.1.2.0/24, 192.168.1.5 ,fd00::/64' }).containers.egressAllow,
+    ).toEqual(['10.1.2.0/24', '192.168.1.5/32', 'fd00::/64'])
   })
 })
 

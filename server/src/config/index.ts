@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import path from 'node:path'
 import { serverDir } from '../paths.ts'
 
@@ -110,6 +111,11 @@ export interface ContainerConfig {
   }
   /** Record proxied connections of challenges that ask for it (`CONTAINER_TRAFFIC_CAPTURE`). */
   trafficCapture: boolean
+  /**
+   * Private or special-purpose ranges the egress network may still reach
+   * (`CONTAINER_EGRESS_ALLOW`, CIDRs separated by commas): an internal mirror, a test network.
+   */
+  egressAllow: string[]
 }
 
 type Env = Record<string, string | undefined>
@@ -174,6 +180,25 @@ function trustProxy(env: Env): boolean | string {
   return raw
 }
 
+/** CIDRs (`10.1.2.0/24`, `fd00::/64`, or an address alone) separated by commas. */
+function cidrList(env: Env, key: string): string[] {
+  const raw = str(env, key)
+  if (!raw) return []
+  return raw.split(',').map((item) => {
+    const cidr = item.trim()
+    const [addr = '', bits, extra] = cidr.split('/')
+    const family = isIP(addr)
+    const max = family === 6 ? 128 : 32
+    if (
+      !family ||
+      extra !== undefined ||
+      (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))
+    )
+      throw new Error(`${key} must list CIDRs such as 10.1.2.0/24, separated by commas; got "${cidr}"`)
+    return bits === undefined ? `${addr}/${max}` : cidr
+  })
+}
+
 function containerConfig(env: Env, publicUrl: string | undefined): ContainerConfig {
   const backend = (str(env, 'CONTAINER_BACKEND') ?? 'auto').toLowerCase()
   if (!['auto', 'docker', 'swarm', 'none'].includes(backend))
@@ -215,6 +240,7 @@ function containerConfig(env: Env, publicUrl: string | undefined): ContainerConf
       maxConnectionMs: int(env, 'CONTAINER_PROXY_MAX_SECONDS', 1800, 1, 7 * 86400) * 1000,
     },
     trafficCapture: bool(env, 'CONTAINER_TRAFFIC_CAPTURE', false),
+    egressAllow: cidrList(env, 'CONTAINER_EGRESS_ALLOW'),
   }
 }
 

@@ -63,7 +63,14 @@ async function openContainers(config: Config['containers'], log: Log): Promise<C
       `the Docker engine at ${where} does not answer (${why}); container starts will fail until it does`,
     )
   }
-  const common = { docker, network: config.network, pidsLimit: config.pidsLimit, warn: log.warn }
+  const common = {
+    docker,
+    network: config.network,
+    pidsLimit: config.pidsLimit,
+    egressAllow: config.egressAllow,
+    warn: log.warn,
+    info: log.info,
+  }
   if (config.backend === 'swarm') {
     if (info && !(info.Swarm?.LocalNodeState === 'active' && info.Swarm.ControlAvailable))
       log.warn(`the engine at ${where} is not a swarm manager; container starts will fail`)

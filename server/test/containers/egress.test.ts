@@ -18,7 +18,8 @@ const sh = (cmd: string, ...args: string[]) =>
  * A stand-in for the internet: a network namespace at 198.18.x.1 (a benchmarking range, never
  * routed) behind a veth pair, answering TCP on port 80. It has no route back to the container
  * networks, so only connections whose source the host masquerades get an answer — exactly what
- * the internet does with a private source address.
+ * the internet does with a private source address. The isolation rules refuse special-purpose
+ * ranges like this one; `CONTAINER_EGRESS_ALLOW` lets its /24 count as the internet here.
  */
 const suffix = Math.floor(Math.random() * 200) + 20
 const ns = `pn-inet-${suffix}`
@@ -52,7 +53,11 @@ beforeAll(async () => {
     stdio: 'ignore',
   })
   await buildChallengeImage()
-  t = await createTestApp({ CONTAINER_BACKEND: 'docker', CONTAINER_NETWORK: network })
+  t = await createTestApp({
+    CONTAINER_BACKEND: 'docker',
+    CONTAINER_NETWORK: network,
+    CONTAINER_EGRESS_ALLOW: `198.18.${suffix}.0/24`,
+  })
   admin = await adminAgent(t.app)
 }, 120_000)
 
@@ -60,6 +65,7 @@ afterAll(async () => {
   if (!canMakeHosts) return
   responder?.kill()
   await t.app.deps.services.containerRuntime.reap(new Date(Date.now() + 365 * 86400_000))
+  await t.app.deps.infra.containers?.isolation.remove()
   await t.close()
   for (const cmd of [
     ['ip', 'netns', 'del', ns],

@@ -32,10 +32,11 @@ export const docker = (...args: string[]) =>
 
 /**
  * Ends a test file's container app: removes every container it started (a failed test's too),
- * closes it, and removes the challenge networks it made.
+ * the firewall rules of its networks, closes it, and removes the challenge networks it made.
  */
 export async function closeContainerApp(t: TestApp, network: string) {
   await t.app.deps.services.containerRuntime.reap(new Date(Date.now() + 365 * 86400_000))
+  await t.app.deps.infra.containers?.isolation.remove()
   await t.close()
   for (const n of [network, `${network}-noegress`]) {
     try {

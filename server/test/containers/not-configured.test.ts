@@ -35,6 +35,7 @@ describe('containers switched off', () => {
     expect((await admin.get('/api/ext/containers/status')).json()).toMatchObject({
       backend: 'none',
       available: false,
+      isolation: null,
     })
     expect((await admin.get('/api/admin/instances')).json()).toEqual({ data: [], length: 0, total: 0 })
   })

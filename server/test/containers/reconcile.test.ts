@@ -92,11 +92,27 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of servers) if (child.exitCode === null && child.signalCode === null) await killHard(child)
   await t.app.deps.services.containerRuntime.reap(new Date(Date.now() + 365 * 86400_000))
+  await t.app.deps.infra.containers?.isolation.remove()
   await t.close()
-  try {
-    docker('network', 'rm', network)
-  } catch {
-    // never made
+  // The isolation rules make both networks (with and without egress) at the first start.
+  for (const n of [network, `${network}-noegress`]) {
+    try {
+      // A killed server's isolation probe may still sit on the network.
+      for (const id of docker(
+        'ps',
+        '-aq',
+        '--filter',
+        'label=pennant.platform=probe',
+        '--filter',
+        `network=${n}`,
+      )
+        .split('\n')
+        .filter(Boolean))
+        docker('rm', '-f', id)
+      docker('network', 'rm', n)
+    } catch {
+      // never made
+    }
   }
 }, 60_000)
 

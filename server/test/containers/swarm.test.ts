@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { containers, flags, gameInstances } from '../../src/db/schema.ts'
+import { bridgeName } from '../../src/infra/containers/isolation.ts'
 import { acceptedPlayer, adminAgent, createGame, uniqueName } from '../factories.ts'
 import type { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
@@ -42,10 +43,17 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t.app.deps.services.containerRuntime.reap(new Date(Date.now() + 365 * 86400_000))
+  await t.app.deps.infra.containers?.isolation.remove()
   await t.close()
   if (created) docker('swarm', 'leave', '--force')
   // The swarm network goes once its last task has left, and its config network only after it.
-  for (const n of [`${network}-swarm`, `${network}-swarm-config`]) {
+  // The isolation rules make both networks (with and without egress) at the first start.
+  for (const n of [
+    `${network}-swarm`,
+    `${network}-swarm-config`,
+    `${network}-noegress-swarm`,
+    `${network}-noegress-swarm-config`,
+  ]) {
     for (let tries = 0; tries < 20; tries++) {
       try {
         docker('network', 'rm', n)
@@ -74,6 +82,14 @@ describe('a team container on Docker Swarm', () => {
     const info = started.json()
     expect(info.status).toBe('Running')
     expect(info.entry).toMatch(/^127\.0\.0\.1:\d+$/)
+    // The node's bridge has the name the rules match on; this server cannot set them on other
+    // nodes, and says so.
+    const bridge = bridgeName(`${network}-swarm`, true)
+    expect(execFileSync('ip', ['link', 'show', bridge], { encoding: 'utf8' })).toContain(bridge)
+    expect(t.app.deps.infra.containers!.isolation.status()).toMatchObject({
+      state: 'unverified',
+      message: expect.stringMatching(/every swarm node/),
+    })
 
     const [instance] = await t.app.deps.db
       .select()

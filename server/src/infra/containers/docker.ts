@@ -20,6 +20,7 @@ import {
   type ListedContainer,
   type StartedContainer,
 } from './index.ts'
+import { bridgeName, bridgeOf, createIsolation } from './isolation.ts'
 
 /**
  * Capabilities a challenge does without: raw sockets (spoofing and sniffing on the bridge),
@@ -41,7 +42,10 @@ export function createDockerBackend(deps: {
   /** Base name of the challenge networks. */
   network: string
   pidsLimit: number
+  /** Ranges the egress network may reach despite being private (`CONTAINER_EGRESS_ALLOW`). */
+  egressAllow?: string[]
   warn: (message: string) => void
+  info?: (message: string) => void
 }): ContainerBackend {
   const { docker } = deps
   const exposedPorts = createImagePorts(docker)
@@ -69,11 +73,32 @@ export function createDockerBackend(deps: {
         Name: networkName(deps.network, egress),
         Driver: 'bridge',
         CheckDuplicate: true,
-        Options: networkOptions(egress),
+        Options: networkOptions(networkName(deps.network, egress), egress),
         Labels: { [LABEL.platform]: 'shared' },
       }),
     ),
   )
+
+  const isolation = createIsolation({
+    docker,
+    allow: deps.egressAllow ?? [],
+    swarm: false,
+    named: [true, false].map((egress) => {
+      const network = networkName(deps.network, egress)
+      return { network, egress, iface: bridgeName(network, egress), ipv6: false }
+    }),
+    warn: deps.warn,
+    info: deps.info,
+    async bridges() {
+      return Promise.all(
+        [true, false].map(async (egress) => {
+          await ensureNetwork(egress)
+          const network = networkName(deps.network, egress)
+          return { network, egress, ...bridgeOf(await docker.getNetwork(network).inspect()) }
+        }),
+      )
+    },
+  })
 
   async function remove(id: string): Promise<void> {
     try {
@@ -165,6 +190,8 @@ export function createDockerBackend(deps: {
 
     async start(spec) {
       await ensureNetwork(spec.egress)
+      // No container runs before the rules that keep it off the host are in place.
+      await isolation.ensure()
       return attempt(spec)
     },
 
@@ -213,6 +240,8 @@ export function createDockerBackend(deps: {
       const e = await engineInfo()
       return { name: 'docker', version: e.version, storageLimits: e.storage, cpus: e.cpus }
     },
+
+    isolation,
 
     async close() {},
   }

@@ -17,11 +17,11 @@ describe(protocolsFor, () => {
 
 describe(networkOptions, () => {
   it('never lets containers talk to each other, and masquerades only with egress', () => {
-    expect(networkOptions(true)).toMatchObject({
+    expect(networkOptions('n', true)).toMatchObject({
       'com.docker.network.bridge.enable_icc': 'false',
       'com.docker.network.bridge.enable_ip_masquerade': 'true',
     })
-    expect(networkOptions(false)['com.docker.network.bridge.enable_ip_masquerade']).toBe('false')
+    expect(networkOptions('n', false)['com.docker.network.bridge.enable_ip_masquerade']).toBe('false')
     expect(networkName('chal', false)).toBe('chal-noegress')
   })
 })

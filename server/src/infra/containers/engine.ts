@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import Docker from 'dockerode'
 import { ContainerError } from './index.ts'
+import { bridgeName } from './isolation.ts'
 
 /**
  * The Docker Engine API plumbing both backends share: the connection, error translation, the
@@ -141,9 +142,13 @@ export function protocolsFor(exposed: Set<string>, port: number): ('tcp' | 'udp'
   return udp ? ['tcp', 'udp'] : ['tcp']
 }
 
-/** Bridge options of the challenge networks: no traffic between containers (teams). */
-export function networkOptions(egress: boolean): Record<string, string> {
+/**
+ * Bridge options of the challenge networks: no traffic between containers (teams), and a bridge
+ * interface named after the network, which the isolation rules match on.
+ */
+export function networkOptions(name: string, egress: boolean): Record<string, string> {
   return {
+    'com.docker.network.bridge.name': bridgeName(name, egress),
     'com.docker.network.bridge.enable_icc': 'false',
     // Without masquerading, packets to the internet leave with a private source and get no answer.
     'com.docker.network.bridge.enable_ip_masquerade': egress ? 'true' : 'false',

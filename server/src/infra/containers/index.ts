@@ -1,3 +1,5 @@
+import type { Isolation } from './isolation.ts'
+
 /**
  * The container port: starts, inspects, lists and removes challenge containers. Docker and
  * Docker Swarm implement it today; the words here (a workload with an image, one exposed port,
@@ -102,6 +104,8 @@ export interface ContainerBackend {
   /** Every container carrying all of these labels. */
   list(labels: Record<string, string>): Promise<ListedContainer[]>
   info(): Promise<BackendInfo>
+  /** The firewall that keeps containers off the host and private networks (see isolation.ts). */
+  readonly isolation: Isolation
   close(): Promise<void>
 }
 

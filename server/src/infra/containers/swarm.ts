@@ -22,6 +22,7 @@ import {
   type ListedContainer,
   type StartedContainer,
 } from './index.ts'
+import { bridgeName, bridgeOf, createIsolation } from './isolation.ts'
 
 interface Task {
   ID: string
@@ -49,7 +50,9 @@ export function createSwarmBackend(deps: {
   network: string
   pidsLimit: number
   publish: 'host' | 'ingress'
+  egressAllow?: string[]
   warn: (message: string) => void
+  info?: (message: string) => void
 }): ContainerBackend {
   const { docker } = deps
   // Another node may hold the image the manager lacks: a failed pull here only means "TCP".
@@ -64,7 +67,7 @@ export function createSwarmBackend(deps: {
         Name: `${name}-config`,
         ConfigOnly: true,
         CheckDuplicate: true,
-        Options: networkOptions(egress),
+        Options: networkOptions(name, egress),
       } as Docker.NetworkCreateOptions),
     )
     await createIfMissing(() =>
@@ -77,6 +80,32 @@ export function createSwarmBackend(deps: {
         ConfigFrom: { Network: `${name}-config` },
       } as Docker.NetworkCreateOptions),
     )
+  })
+
+  // Each node has its own bridge of these networks: this server can set rules on its own only.
+  const isolation = createIsolation({
+    docker,
+    allow: deps.egressAllow ?? [],
+    swarm: true,
+    named: [true, false].map((egress) => {
+      const network = swarmNetwork(egress)
+      return { network, egress, iface: bridgeName(network, egress), ipv6: false }
+    }),
+    warn: deps.warn,
+    info: deps.info,
+    async bridges() {
+      return Promise.all(
+        [true, false].map(async (egress) => {
+          await ensureNetwork(egress)
+          const network = swarmNetwork(egress)
+          const [net, config] = await Promise.all([
+            docker.getNetwork(network).inspect(),
+            docker.getNetwork(`${network}-config`).inspect(),
+          ])
+          return { network, egress, ...bridgeOf({ ...net, Options: config.Options }) }
+        }),
+      )
+    },
   })
 
   async function remove(id: string): Promise<void> {
@@ -216,6 +245,7 @@ export function createSwarmBackend(deps: {
 
     async start(spec) {
       await ensureNetwork(spec.egress)
+      await isolation.ensure()
       return attempt(spec)
     },
 
@@ -288,6 +318,8 @@ export function createSwarmBackend(deps: {
         throw toContainerError(err, 'asking the engine')
       }
     },
+
+    isolation,
 
     async close() {},
   }

@@ -382,6 +382,7 @@ export function createContainerRuntime(deps: {
           message: null,
           publicHost: config.publicHost,
           storageLimits: false,
+          isolation: null,
         }
       try {
         const info = await backend.info()
@@ -392,6 +393,7 @@ export function createContainerRuntime(deps: {
           message: null,
           publicHost: config.publicHost,
           storageLimits: info.storageLimits,
+          isolation: backend.isolation.status(),
         }
       } catch (err) {
         return {
@@ -401,6 +403,7 @@ export function createContainerRuntime(deps: {
           message: err instanceof ContainerError ? err.detail : String(err),
           publicHost: config.publicHost,
           storageLimits: false,
+          isolation: backend.isolation.status(),
         }
       }
     },

@@ -47,4 +47,22 @@ export const ContainerBackendStatus = Type.Object({
   /** The host in players' entries. */
   publicHost: Type.String(),
   storageLimits: Type.Boolean(),
+  /**
+   * Whether challenge containers are kept off the host and private networks (firewall rules
+   * checked by a probe at start); null when containers are off.
+   */
+  isolation: Nullable(
+    Type.Object({
+      state: Type.Union([
+        Type.Literal('checking'),
+        Type.Literal('isolated'),
+        Type.Literal('unverified'),
+        Type.Literal('exposed'),
+      ]),
+      /** What is wrong, for the operator. */
+      message: Nullable(Type.String()),
+      /** How long the probe took, in milliseconds. */
+      probeMs: Nullable(Type.Integer()),
+    }),
+  ),
 })

@@ -1,5 +1,5 @@
-import { Alert, Code, Group, Text } from '@mantine/core'
-import { IconAlertTriangle, IconBox, IconCircleCheck } from '@tabler/icons-react'
+import { Alert, Code, Group, Stack, Text } from '@mantine/core'
+import { IconAlertTriangle, IconBox, IconCircleCheck, IconShieldX } from '@tabler/icons-react'
 import { useTranslation } from '@/i18n'
 import { useContainerStatus } from '../api'
 
@@ -50,7 +50,9 @@ export function ContainerStatusBanner() {
         </Text>
       </Alert>
     )
-  return (
+  const isolation = data.isolation
+  const exposed = isolation?.state === 'exposed' || isolation?.state === 'unverified'
+  const ready = (
     <Alert
       color="teal"
       icon={<IconCircleCheck aria-hidden />}
@@ -65,6 +67,18 @@ export function ContainerStatusBanner() {
             data.storageLimits ? 'admin.container_status.storage_on' : 'admin.container_status.storage_off',
           )}
         />
+        {isolation && (
+          <Fact
+            label={t('admin.container_status.isolation')}
+            value={t(
+              isolation.state === 'isolated'
+                ? 'admin.container_status.isolation_isolated'
+                : isolation.state === 'checking'
+                  ? 'admin.container_status.isolation_checking'
+                  : 'admin.container_status.isolation_unverified',
+            )}
+          />
+        )}
       </Group>
       {data.message && (
         <Text size="sm" c="dimmed" mt={4}>
@@ -72,5 +86,29 @@ export function ContainerStatusBanner() {
         </Text>
       )}
     </Alert>
+  )
+  if (!isolation || !exposed) return ready
+  return (
+    <Stack gap="sm">
+      {ready}
+      <Alert
+        color={isolation.state === 'exposed' ? 'red' : 'yellow'}
+        icon={<IconShieldX aria-hidden />}
+        title={t(
+          isolation.state === 'exposed'
+            ? 'admin.container_status.isolation_exposed_title'
+            : 'admin.container_status.isolation_unverified_title',
+        )}
+      >
+        {isolation.message && (
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {isolation.message}
+          </Text>
+        )}
+        <Text size="sm" mt={4}>
+          {t('admin.container_status.isolation_hint')} <Code>docs/operators/container-isolation.md</Code>
+        </Text>
+      </Alert>
+    </Stack>
   )
 }
