@@ -10,18 +10,6 @@ import { fileURLToPath } from 'node:url'
 const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'))
 const skipDirs = new Set(['node_modules', '.git', 'dist', 'data', '.artifacts', 'test-results'])
 
-// Pages other branches are adding at the same time as the docs/ index that links them. A link to
-// one of these is reported but does not fail the check; once a page exists it is checked as usual.
-const pending = new Set([
-  'docs/differences.md',
-  'docs/operators/redis.md',
-  'docs/operators/postgresql.md',
-  'docs/operators/security.md',
-  'docs/operators/container-isolation.md',
-  'docs/organisers/rehearsal.md',
-  'docs/developers/embedded-database.md',
-])
-
 function markdownFiles(dir, out = []) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) {
@@ -89,7 +77,6 @@ const linkPattern =
   /!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/g
 
 const broken = []
-const waiting = []
 let checked = 0
 for (const file of markdownFiles(root)) {
   const rel = path.relative(root, file)
@@ -108,9 +95,7 @@ for (const file of markdownFiles(root)) {
         continue
       }
       if (!existsSync(resolved)) {
-        const page = inRepo.split(path.sep).join('/')
-        if (pending.has(page)) waiting.push(page)
-        else broken.push(`${where} (no such file)`)
+        broken.push(`${where} (no such file)`)
         continue
       }
       if (fragment && resolved.endsWith('.md') && statSync(resolved).isFile()) {
@@ -120,10 +105,6 @@ for (const file of markdownFiles(root)) {
   })
 }
 
-if (waiting.length > 0) {
-  const pages = [...new Set(waiting)]
-  console.log(`links: ${waiting.length} to pages not here yet (being added elsewhere): ${pages.join(', ')}`)
-}
 if (broken.length > 0) {
   console.error(`${broken.length} broken link(s) in Markdown files:`)
   for (const where of broken) console.error(`  ${where}`)

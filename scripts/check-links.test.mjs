@@ -61,9 +61,6 @@ test('links inside code are not links', () => {
   })
   assert.equal(run.status, 0, run.stderr)
 })
-
-test('a page another branch is adding is reported, not failed', () => {
-  const run = repo({ 'docs/README.md': '[differences](differences.md)\n' })
   assert.equal(run.status, 0, run.stderr)
   assert.match(run.stdout, /not here yet.*docs\/differences\.md/)
 })
