@@ -37,8 +37,16 @@ beforeAll(async () => {
 }, 90_000)
 
 afterAll(async () => {
-  await t?.close().catch(() => {})
+  // Once (of many runs), on a loaded machine, the app's close waited on its pool for over a
+  // minute after the restarts; stopping PostgreSQL ends whatever it waits for. Not what this file
+  // tests, so it is bounded here (see the PostgreSQL docs' open questions).
+  const closing = t?.close().catch(() => {})
+  const stuck = await Promise.race([
+    Promise.resolve(closing).then(() => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 20_000)),
+  ])
   await pg?.close()
+  if (stuck) await closing
 }, 60_000)
 
 async function select<T>(statement: SQL): Promise<T[]> {
