@@ -25,7 +25,8 @@ export function progressLine(samples: Sample[], from: number, now: number, since
   return `${(now / 1000).toFixed(0).padStart(5)} s  ${String(samples.length).padStart(7)} requests  +${(recent.length / Math.max(1, since / 1000)).toFixed(0)}/s  errors ${errors}  p99 ${pct(ms, 99)} ms`
 }
 
-export interface Summary {
+/** What `summary.json` holds: the audit's counts (its problems are in `failures`) and the run's figures. */
+export interface Summary extends Omit<Audit, 'problems'> {
   ok: boolean
   failures: string[]
   teams: number
@@ -36,14 +37,6 @@ export interface Summary {
   networkErrors: number
   networkErrorsOutsideFaults: number
   statuses: Record<string, number>
-  acknowledged: number
-  lost: number
-  duplicates: number
-  misjudged: number
-  unjudged: number
-  bloodErrors: number
-  boardMismatches: number
-  boardsEqual: boolean
   verdictTimeouts: number
   kinds: Record<string, { requests: number; p50: number; p99: number; max: number; errors: number }>
   verdictLatency: { count: number; p50: number; p99: number; max: number }
