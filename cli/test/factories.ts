@@ -1,3 +1,6 @@
+import { adminAgent } from '../../server/test/factories.ts'
+import type { Agent } from '../../server/test/helpers/agent.ts'
+import type { TestApp } from '../../server/test/helpers/app.ts'
 import { resolveAttachment } from '../src/attachment.ts'
 import type { ChallengeSpec } from '../src/challenge-yml/spec.ts'
 import { attachmentUrl, type DesiredChallenge, toUpdateModel } from '../src/plan.ts'
@@ -51,4 +54,25 @@ export function serverAfterSync(d: DesiredChallenge, id: number): ServerChalleng
   // The detail never lists a DynamicContainer's flags.
   s.flags = d.type === 'DynamicContainer' ? [] : d.flags.map((flag, i) => ({ id: id * 100 + i, flag }))
   return s
+}
+
+/**
+ * The test app listening on a port, and a real fetch signed in as its admin by cookie with the
+ * XSRF echo (the server takes API tokens on monitor routes only): what the command is run with.
+ */
+export async function listeningAsAdmin(
+  t: TestApp,
+): Promise<{ admin: Agent; url: string; asAdmin: typeof fetch }> {
+  const admin = await adminAgent(t.app)
+  const url = await t.app.listen({ port: 0, host: '127.0.0.1' })
+  const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+  const xsrf = admin.cookies.get('XSRF-TOKEN') ?? ''
+  const asAdmin: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers)
+    headers.delete('authorization')
+    headers.set('cookie', cookie)
+    headers.set('x-xsrf-token', xsrf)
+    return fetch(input, { ...init, headers })
+  }
+  return { admin, url, asAdmin }
 }

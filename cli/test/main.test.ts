@@ -3,13 +3,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { adminAgent, createGame } from '../../server/test/factories.ts'
+import { createGame } from '../../server/test/factories.ts'
 import type { Agent } from '../../server/test/helpers/agent.ts'
 import { createTestApp, type TestApp } from '../../server/test/helpers/app.ts'
 import { resolveAttachment } from '../src/attachment.ts'
 import { EXIT, main } from '../src/main.ts'
 import { toUpdateModel } from '../src/plan.ts'
 import { readTree } from '../src/tree.ts'
+import { listeningAsAdmin } from './factories.ts'
 
 const FIXTURES = join(import.meta.dirname, 'fixtures')
 
@@ -84,15 +85,11 @@ describe('pennant challenges plan against a running server', () => {
   let t: TestApp
   let admin: Agent
   let url: string
-  /** Real fetch, signed in as the admin by cookie (the server takes API tokens on monitor routes only). */
   let asAdmin: typeof fetch
 
   beforeAll(async () => {
     t = await createTestApp()
-    admin = await adminAgent(t.app)
-    url = await t.app.listen({ port: 0, host: '127.0.0.1' })
-    const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-    asAdmin = (input, init) => fetch(input, { ...init, headers: { cookie } })
+    ;({ admin, url, asAdmin } = await listeningAsAdmin(t))
   })
   afterAll(() => t?.close())
 

@@ -3,34 +3,24 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { adminAgent, createGame } from '../../server/test/factories.ts'
+import { createGame } from '../../server/test/factories.ts'
 import type { Agent } from '../../server/test/helpers/agent.ts'
 import { createTestApp, type TestApp } from '../../server/test/helpers/app.ts'
 import { keyOf } from '../src/link.ts'
 import { EXIT, main } from '../src/main.ts'
 import type { ServerChallenge } from '../src/server-model.ts'
+import { listeningAsAdmin } from './factories.ts'
 
 const FIXTURES = join(import.meta.dirname, 'fixtures')
 
 let t: TestApp
 let admin: Agent
 let url: string
-/** Real fetch, signed in as the admin by cookie with the XSRF echo (the server takes API tokens on monitor routes only). */
 let asAdmin: typeof fetch
 
 beforeAll(async () => {
   t = await createTestApp()
-  admin = await adminAgent(t.app)
-  url = await t.app.listen({ port: 0, host: '127.0.0.1' })
-  const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-  const xsrf = admin.cookies.get('XSRF-TOKEN')!
-  asAdmin = (input, init) => {
-    const headers = new Headers(init?.headers)
-    headers.delete('authorization')
-    headers.set('cookie', cookie)
-    headers.set('x-xsrf-token', xsrf)
-    return fetch(input, { ...init, headers })
-  }
+  ;({ admin, url, asAdmin } = await listeningAsAdmin(t))
 })
 afterAll(() => t?.close())
 
