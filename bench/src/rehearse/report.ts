@@ -39,7 +39,14 @@ export interface Summary extends Omit<Audit, 'problems'> {
   statuses: Record<string, number>
   verdictTimeouts: number
   kinds: Record<string, { requests: number; p50: number; p99: number; max: number; errors: number }>
-  verdictLatency: { count: number; p50: number; p99: number; max: number }
+  verdictLatency: {
+    count: number
+    p50: number
+    p99: number
+    max: number
+    /** By minute of the run (when the flag was posted): p50/p99, so a slow stretch shows where it was. */
+    perMinute: { minute: number; count: number; p50: number; p99: number }[]
+  }
   flagToBoard: { count: number; p50: number; p99: number; max: number }
   noticeDelivery: { notices: number; deliveries: number; expected: number; p50: number; p99: number }
   hub: World['hub']
@@ -98,7 +105,15 @@ export function summarise(o: {
   const outside5 = e5.filter((s) => !inFault(s.t, faults, null) && !inFault(s.t + s.ms, faults, null))
   const net = samples.filter((s) => s.status === 0)
   const outsideNet = net.filter((s) => !inFault(s.t, faults, null) && !inFault(s.t + s.ms, faults, null))
-  const verdicts = world.acked.filter((a) => a.verdictAt !== null).map((a) => a.verdictAt! - a.postAt)
+  const judged = world.acked.filter((a) => a.verdictAt !== null)
+  const verdicts = judged.map((a) => a.verdictAt! - a.postAt)
+  const verdictMinutes = new Map<number, number[]>()
+  for (const a of judged) {
+    const m = Math.floor(a.postAt / 60_000)
+    const list = verdictMinutes.get(m)
+    if (list) list.push(a.verdictAt! - a.postAt)
+    else verdictMinutes.set(m, [a.verdictAt! - a.postAt])
+  }
   const deliveries = world.notices.flatMap((n) => n.arrivals)
   const cpu = o.resources.map((r) => r.cpu)
   const rss = o.resources.map((r) => r.rss)
@@ -136,7 +151,15 @@ export function summarise(o: {
     boardsEqual: audit.boardsEqual,
     verdictTimeouts: world.verdictTimeouts,
     kinds,
-    verdictLatency: stats(verdicts),
+    verdictLatency: {
+      ...stats(verdicts),
+      perMinute: [...verdictMinutes]
+        .sort((a, b) => a[0] - b[0])
+        .map(([minute, ms]) => {
+          const { count, p50, p99 } = stats(ms)
+          return { minute, count, p50, p99 }
+        }),
+    },
     flagToBoard: stats(world.flagToBoard.map((x) => x.ms)),
     noticeDelivery: {
       notices: world.notices.length,
@@ -216,6 +239,7 @@ export function printSummary(
   say(
     `Verdict latency (POST → final status, polling every 500 ms): ${v.count} verdicts, p50 ${v.p50} ms, p99 ${v.p99} ms, max ${v.max} ms; ${sum.verdictTimeouts} gave up`,
   )
+  say(`  per minute, p50/p99: ${v.perMinute.map((m) => `${m.minute}: ${m.p50}/${m.p99}`).join('  ')}`)
   const b = sum.flagToBoard
   say(`Flag → board: ${b.count} solves watched, p50 ${b.p50} ms, p99 ${b.p99} ms, max ${b.max} ms`)
   const n = sum.noticeDelivery
