@@ -11,11 +11,13 @@ import { readTree } from './tree.ts'
 /** Exit codes: 0 nothing (left) to do, 1 failure (bad files, bad usage, server error), 2 plan: something to do. */
 export const EXIT = { ok: 0, failed: 1, work: 2 } as const
 
-const USAGE = `usage: pennant challenges plan <folder> --game <id>
-       pennant challenges sync <folder> --game <id>
+const USAGE = `usage: pennant challenges plan <folder> --game <id> [--prune]
+       pennant challenges sync <folder> --game <id> [--prune]
 
   Reads every challenge.yml (ctfcli or gzcli dialect) under <folder>. plan prints what a sync
   would create or change in game <id>; sync does it, one challenge at a time.
+  --prune  also remove the game's challenges tied to a folder that is gone (challenges made
+           by hand are never removed).
   Environment: PENNANT_URL (server address), PENNANT_TOKEN (an admin API token).
   Exit status of plan: 0 nothing to do, 2 something to do, 1 an error.
   Exit status of sync: 0 all applied (or nothing to do), 1 an error.`
@@ -32,6 +34,7 @@ interface PlanArgs {
   command: 'plan' | 'sync'
   folder: string
   game: number
+  prune: boolean
 }
 
 function parseArgs(argv: string[]): PlanArgs | string {
@@ -39,9 +42,11 @@ function parseArgs(argv: string[]): PlanArgs | string {
   if (group !== 'challenges' || (command !== 'plan' && command !== 'sync')) return 'unknown command'
   let folder: string | undefined
   let game: string | undefined
+  let prune = false
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!
-    if (a === '--game') game = rest[++i]
+    if (a === '--prune') prune = true
+    else if (a === '--game') game = rest[++i]
     else if (a.startsWith('--game=')) game = a.slice(7)
     else if (a.startsWith('-')) return `unknown option ${a}`
     else if (folder === undefined) folder = a
@@ -50,7 +55,7 @@ function parseArgs(argv: string[]): PlanArgs | string {
   if (!folder) return 'the challenge folder is missing'
   if (!game || !/^\d+$/.test(game) || Number(game) < 1)
     return '--game needs a game id (a positive whole number)'
-  return { command, folder, game: Number(game) }
+  return { command, folder, game: Number(game), prune }
 }
 
 /** Runs the command line; returns the exit status. */
@@ -104,7 +109,7 @@ export async function main(
   try {
     const api = createApi({ url, token, fetch: io.fetch })
     const server = await api.allChallenges(args.game)
-    const p = plan(desired, server)
+    const p = plan(desired, server, { prune: args.prune })
     io.out(formatPlan(p))
     if (args.command === 'plan') return p.hasWork ? EXIT.work : EXIT.ok
     if (!p.hasWork) return EXIT.ok

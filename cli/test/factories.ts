@@ -40,6 +40,7 @@ export function newServerChallenge(
     difficulty: 5,
     openAt: null,
     closeAt: null,
+    sourceKey: null,
   }
 }
 
