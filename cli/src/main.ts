@@ -1,12 +1,9 @@
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { ApiError, createApi } from './api.ts'
-import { resolveAttachment } from './attachment.ts'
-import { type Diagnostic, formatDiagnostic } from './challenge-yml/spec.ts'
+import { formatDiagnostic } from './challenge-yml/spec.ts'
 import { formatPlan } from './format.ts'
-import { type DesiredChallenge, plan } from './plan.ts'
-import { applyPlan } from './sync.ts'
-import { readTree } from './tree.ts'
+import { runFolder } from './run.ts'
 
 /** Exit codes: 0 nothing (left) to do, 1 failure (bad files, bad usage, server error), 2 plan: something to do. */
 export const EXIT = { ok: 0, failed: 1, work: 2 } as const
@@ -89,33 +86,30 @@ export async function main(
     return EXIT.failed
   }
 
-  // 1. Read the files; any error stops here, before the server is asked anything.
-  const tree = readTree(root)
-  printDiagnostics(tree.diagnostics, io)
-  if (tree.diagnostics.some((d) => d.severity === 'error')) {
-    io.err(`pennant: fix the errors above (${tree.specs.length} challenge(s) read cleanly)`)
-    return EXIT.failed
-  }
-  if (tree.specs.length === 0) {
-    io.err(`pennant: no challenge.yml under ${args.folder}`)
-    return EXIT.failed
-  }
-
-  // 2. Read and hash the handouts, then 3. fetch the game's challenges and compare.
-  const desired: DesiredChallenge[] = tree.specs.map((s) => ({
-    ...s,
-    attachment: resolveAttachment(s.attachment),
-  }))
   try {
-    const api = createApi({ url, token, fetch: io.fetch })
-    const server = await api.allChallenges(args.game)
-    const p = plan(desired, server, { prune: args.prune })
-    io.out(formatPlan(p))
-    if (args.command === 'plan') return p.hasWork ? EXIT.work : EXIT.ok
-    if (!p.hasWork) return EXIT.ok
-    const result = await applyPlan(api, args.game, p, server, desired, io.out)
-    io.out(`${result.applied} applied, ${result.failed} failed`)
-    return result.failed ? EXIT.failed : EXIT.ok
+    const run = await runFolder(root, {
+      api: createApi({ url, token, fetch: io.fetch }),
+      game: args.game,
+      prune: args.prune,
+      apply: args.command === 'sync',
+      log: io.out,
+      onRead: (diagnostics) => {
+        for (const d of diagnostics) io.err(formatDiagnostic(d))
+      },
+      onPlan: (p) => io.out(formatPlan(p)),
+    })
+    if (!run.plan) {
+      io.err(
+        run.read === 0
+          ? `pennant: no challenge.yml under ${args.folder}`
+          : `pennant: fix the errors above (${run.read} challenge(s) read cleanly)`,
+      )
+      return EXIT.failed
+    }
+    if (args.command === 'plan') return run.plan.hasWork ? EXIT.work : EXIT.ok
+    if (!run.result) return EXIT.ok
+    io.out(`${run.result.applied} applied, ${run.result.failed} failed`)
+    return run.result.failed ? EXIT.failed : EXIT.ok
   } catch (err) {
     if (!(err instanceof ApiError)) throw err
     const hint =
@@ -125,9 +119,4 @@ export async function main(
     io.err(`pennant: ${err.message}${hint}`)
     return EXIT.failed
   }
-}
-
-function printDiagnostics(list: Diagnostic[], io: Io) {
-  const sorted = [...list].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)
-  for (const d of sorted) io.err(formatDiagnostic(d))
 }
