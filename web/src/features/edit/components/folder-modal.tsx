@@ -181,7 +181,7 @@ export function FolderModal({
               p={0}
               m={0}
               style={{ listStyle: 'none' }}
-              aria-label={t('admin.folder.plan')}
+              aria-label={t('admin.folder.plan_list')}
             >
               {plan.items.map((item) => (
                 <PlanItem key={`${item.action} ${item.key ?? item.id}`} item={item} />
