@@ -73,8 +73,10 @@ export function createApi(opts: ApiOptions) {
       for (const c of list) out.push(await this.getChallenge(game, c.id))
       return out
     },
-    createChallenge: (game: number, body: { title: string; category: string; type: string }) =>
-      call<ServerChallenge>('POST', challenges(game), body),
+    createChallenge: (
+      game: number,
+      body: { title: string; category: string; type: string; sourceKey: string },
+    ) => call<ServerChallenge>('POST', challenges(game), body),
     updateChallenge: (game: number, id: number, body: ChallengeUpdateModel) =>
       call<ServerChallenge>('PUT', `${challenges(game)}/${id}`, body),
     deleteChallenge: (game: number, id: number) => call<void>('DELETE', `${challenges(game)}/${id}`),

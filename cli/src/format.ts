@@ -22,7 +22,7 @@ function showChange(c: FieldChange): string {
 /** The plan as people read it, one challenge a line, changes indented below. */
 export function formatPlan(p: Plan): string {
   const lines: string[] = []
-  const count = { create: 0, change: 0, unchanged: 0, 'server-only': 0 }
+  const count = { create: 0, change: 0, unchanged: 0, remove: 0, 'server-only': 0 }
   for (const item of p.items) {
     count[item.action]++
     switch (item.action) {
@@ -39,16 +39,20 @@ export function formatPlan(p: Plan): string {
       case 'unchanged':
         lines.push(`= same    ${item.key}  #${item.id}`)
         break
-      case 'server-only':
-        lines.push(
-          `? server  #${item.id} "${item.title}"${item.key ? ` (key ${item.key}, folder gone)` : ''}: left alone`,
-        )
+      case 'remove':
+        lines.push(`- remove  ${item.key}  #${item.id} "${item.title}" (folder gone)`)
         break
+      case 'server-only': {
+        const why = item.key ? ` (key ${item.key}, folder gone)` : p.prune ? ' (not made by a sync)' : ''
+        lines.push(`? server  #${item.id} "${item.title}"${why}: left alone`)
+        break
+      }
     }
   }
   for (const n of p.notes) lines.push(`note: ${n}`)
+  const removing = p.prune ? `${count.remove} to remove, ` : ''
   lines.push(
-    `${count.create} to create, ${count.change} to change, ${count.unchanged} unchanged, ${count['server-only']} only on the server`,
+    `${count.create} to create, ${count.change} to change, ${count.unchanged} unchanged, ${removing}${count['server-only']} only on the server`,
   )
   return lines.join('\n')
 }

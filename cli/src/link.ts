@@ -1,8 +1,9 @@
 /**
- * The link between a challenge folder and its server challenge: a marker line at the end of the
- * description, `<!-- pennant:key web/sqli -->`. It travels with the challenge (any checkout, any
- * machine finds it; no state file to lose or commit), costs no API change, and Markdown renders
- * it as nothing. Players who read the raw API see the folder path, nothing more.
+ * The link between a challenge folder and its server challenge: the challenge's `sourceKey`
+ * (a server field, unique per game, shown to organisers only). Before that field existed the
+ * link was a marker line at the end of the description, `<!-- pennant:key web/sqli -->`; it is
+ * still read, so a challenge synced then is found, and the next sync moves its key to the field
+ * and drops the line.
  */
 const MARKER = /(?:\n\n)?<!-- pennant:key (\S+) -->\s*$/
 
@@ -18,7 +19,11 @@ export function withKey(content: string, key: string): string {
   return body ? `${body}\n\n${markerOf(key)}` : markerOf(key)
 }
 
-/** The key a stored description carries, or null. */
+/** The folder a server challenge is tied to: its source key, else the old marker, else null. */
+export const linkOf = (s: { sourceKey?: string | null; content: string }): string | null =>
+  s.sourceKey || keyOf(s.content)
+
+/** The key a stored description carries (the old link), or null. */
 export function keyOf(content: string): string | null {
   const m = MARKER.exec(content)
   if (!m) return null

@@ -1,21 +1,20 @@
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { ApiError, createApi } from './api.ts'
-import { resolveAttachment } from './attachment.ts'
-import { type Diagnostic, formatDiagnostic } from './challenge-yml/spec.ts'
+import { formatDiagnostic } from './challenge-yml/spec.ts'
 import { formatPlan } from './format.ts'
-import { type DesiredChallenge, plan } from './plan.ts'
-import { applyPlan } from './sync.ts'
-import { readTree } from './tree.ts'
+import { runFolder } from './run.ts'
 
 /** Exit codes: 0 nothing (left) to do, 1 failure (bad files, bad usage, server error), 2 plan: something to do. */
 export const EXIT = { ok: 0, failed: 1, work: 2 } as const
 
-const USAGE = `usage: pennant challenges plan <folder> --game <id>
-       pennant challenges sync <folder> --game <id>
+const USAGE = `usage: pennant challenges plan <folder> --game <id> [--prune]
+       pennant challenges sync <folder> --game <id> [--prune]
 
   Reads every challenge.yml (ctfcli or gzcli dialect) under <folder>. plan prints what a sync
   would create or change in game <id>; sync does it, one challenge at a time.
+  --prune  also remove the game's challenges tied to a folder that is gone (challenges made
+           by hand are never removed).
   Environment: PENNANT_URL (server address), PENNANT_TOKEN (an admin API token).
   Exit status of plan: 0 nothing to do, 2 something to do, 1 an error.
   Exit status of sync: 0 all applied (or nothing to do), 1 an error.`
@@ -32,6 +31,7 @@ interface PlanArgs {
   command: 'plan' | 'sync'
   folder: string
   game: number
+  prune: boolean
 }
 
 function parseArgs(argv: string[]): PlanArgs | string {
@@ -39,9 +39,11 @@ function parseArgs(argv: string[]): PlanArgs | string {
   if (group !== 'challenges' || (command !== 'plan' && command !== 'sync')) return 'unknown command'
   let folder: string | undefined
   let game: string | undefined
+  let prune = false
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!
-    if (a === '--game') game = rest[++i]
+    if (a === '--prune') prune = true
+    else if (a === '--game') game = rest[++i]
     else if (a.startsWith('--game=')) game = a.slice(7)
     else if (a.startsWith('-')) return `unknown option ${a}`
     else if (folder === undefined) folder = a
@@ -50,7 +52,7 @@ function parseArgs(argv: string[]): PlanArgs | string {
   if (!folder) return 'the challenge folder is missing'
   if (!game || !/^\d+$/.test(game) || Number(game) < 1)
     return '--game needs a game id (a positive whole number)'
-  return { command, folder, game: Number(game) }
+  return { command, folder, game: Number(game), prune }
 }
 
 /** Runs the command line; returns the exit status. */
@@ -84,33 +86,30 @@ export async function main(
     return EXIT.failed
   }
 
-  // 1. Read the files; any error stops here, before the server is asked anything.
-  const tree = readTree(root)
-  printDiagnostics(tree.diagnostics, io)
-  if (tree.diagnostics.some((d) => d.severity === 'error')) {
-    io.err(`pennant: fix the errors above (${tree.specs.length} challenge(s) read cleanly)`)
-    return EXIT.failed
-  }
-  if (tree.specs.length === 0) {
-    io.err(`pennant: no challenge.yml under ${args.folder}`)
-    return EXIT.failed
-  }
-
-  // 2. Read and hash the handouts, then 3. fetch the game's challenges and compare.
-  const desired: DesiredChallenge[] = tree.specs.map((s) => ({
-    ...s,
-    attachment: resolveAttachment(s.attachment),
-  }))
   try {
-    const api = createApi({ url, token, fetch: io.fetch })
-    const server = await api.allChallenges(args.game)
-    const p = plan(desired, server)
-    io.out(formatPlan(p))
-    if (args.command === 'plan') return p.hasWork ? EXIT.work : EXIT.ok
-    if (!p.hasWork) return EXIT.ok
-    const result = await applyPlan(api, args.game, p, server, desired, io.out)
-    io.out(`${result.applied} applied, ${result.failed} failed`)
-    return result.failed ? EXIT.failed : EXIT.ok
+    const run = await runFolder(root, {
+      api: createApi({ url, token, fetch: io.fetch }),
+      game: args.game,
+      prune: args.prune,
+      apply: args.command === 'sync',
+      log: io.out,
+      onRead: (diagnostics) => {
+        for (const d of diagnostics) io.err(formatDiagnostic(d))
+      },
+      onPlan: (p) => io.out(formatPlan(p)),
+    })
+    if (!run.plan) {
+      io.err(
+        run.read === 0
+          ? `pennant: no challenge.yml under ${args.folder}`
+          : `pennant: fix the errors above (${run.read} challenge(s) read cleanly)`,
+      )
+      return EXIT.failed
+    }
+    if (args.command === 'plan') return run.plan.hasWork ? EXIT.work : EXIT.ok
+    if (!run.result) return EXIT.ok
+    io.out(`${run.result.applied} applied, ${run.result.failed} failed`)
+    return run.result.failed ? EXIT.failed : EXIT.ok
   } catch (err) {
     if (!(err instanceof ApiError)) throw err
     const hint =
@@ -120,9 +119,4 @@ export async function main(
     io.err(`pennant: ${err.message}${hint}`)
     return EXIT.failed
   }
-}
-
-function printDiagnostics(list: Diagnostic[], io: Io) {
-  const sorted = [...list].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)
-  for (const d of sorted) io.err(formatDiagnostic(d))
 }

@@ -1,7 +1,7 @@
 import type { ResolvedAttachment } from './attachment.ts'
 import type { ChallengeSpec } from './challenge-yml/spec.ts'
 import { isContainerType } from './challenge-yml/spec.ts'
-import { keyOf, withKey } from './link.ts'
+import { linkOf } from './link.ts'
 import type { ChallengeUpdateModel, ServerAttachment, ServerChallenge } from './server-model.ts'
 
 /** A spec whose handout has been read and hashed, ready to compare with the server. */
@@ -28,21 +28,34 @@ export type PlanItem =
       adopted: boolean
     }
   | { action: 'unchanged'; key: string; id: number; title: string }
-  /** On the server, in no folder: reported, never touched. */
+  /** On the server, in no folder: reported, and left alone (see `remove`). */
   | { action: 'server-only'; id: number; title: string; key: string | null }
+  /** With `prune`: tied to a folder that is gone, so deleted by the sync. */
+  | { action: 'remove'; id: number; title: string; key: string }
 
 export interface Plan {
   items: PlanItem[]
-  /** True when a sync would create or change anything. */
+  /** True when a sync would create, change or remove anything. */
   hasWork: boolean
   notes: string[]
+  /** Whether server-only challenges were considered for removal (`--prune`). */
+  prune: boolean
+}
+
+export interface PlanOptions {
+  /**
+   * Remove server challenges tied to a folder that is gone. Challenges never tied to a folder
+   * (made by hand) are only reported: a sync does not own them.
+   */
+  prune?: boolean
 }
 
 /** The update body that makes a server challenge match the file (sent field by field; absent keeps). */
 export function toUpdateModel(d: DesiredChallenge): ChallengeUpdateModel {
   const body: ChallengeUpdateModel = {
+    sourceKey: d.key,
     title: d.title,
-    content: withKey(d.content, d.key),
+    content: d.content,
     category: d.category,
     hints: d.hints,
   }
@@ -107,12 +120,13 @@ function compare(d: DesiredChallenge, s: ServerChallenge): FieldChange[] {
  * What a sync would do: pair each desired challenge with the server challenge carrying its key
  * (else, once, with an unlinked one of the same title), then compare field by field. Pure.
  */
-export function plan(desired: DesiredChallenge[], server: ServerChallenge[]): Plan {
+export function plan(desired: DesiredChallenge[], server: ServerChallenge[], opts: PlanOptions = {}): Plan {
+  const prune = opts.prune ?? false
   const notes: string[] = []
   const byKey = new Map<string, ServerChallenge>()
   const unlinked: ServerChallenge[] = []
   for (const s of [...server].sort((a, b) => a.id - b.id)) {
-    const key = keyOf(s.content)
+    const key = linkOf(s)
     if (key === null) unlinked.push(s)
     else if (byKey.has(key)) {
       notes.push(`challenges ${byKey.get(key)!.id} and ${s.id} both carry key ${key}; ${s.id} is left alone`)
@@ -148,9 +162,13 @@ export function plan(desired: DesiredChallenge[], server: ServerChallenge[]): Pl
     }
   }
   for (const s of server) {
-    if (!used.has(s.id))
-      items.push({ action: 'server-only', id: s.id, title: s.title, key: keyOf(s.content) })
+    if (used.has(s.id)) continue
+    const key = linkOf(s)
+    // A second challenge carrying a key another one holds is not the folder's: never pruned.
+    const orphan = key !== null && byKey.get(key) === s
+    if (prune && orphan) items.push({ action: 'remove', id: s.id, title: s.title, key })
+    else items.push({ action: 'server-only', id: s.id, title: s.title, key })
   }
-  const hasWork = items.some((i) => i.action === 'create' || i.action === 'change')
-  return { items, hasWork, notes }
+  const hasWork = items.some((i) => i.action === 'create' || i.action === 'change' || i.action === 'remove')
+  return { items, hasWork, notes, prune }
 }

@@ -12,6 +12,8 @@ export interface ServerChallengeInfo {
   category: string
   type: string
   isEnabled: boolean
+  /** The folder it is tied to (null: made by hand); absent on servers before the field. */
+  sourceKey?: string | null
 }
 
 /** `ChallengeEditDetailModel`, from `GET /api/edit/games/{id}/challenges/{cId}`. */
@@ -39,6 +41,7 @@ export interface ServerChallenge {
   difficulty: number
   openAt?: number | null
   closeAt?: number | null
+  sourceKey?: string | null
 }
 
 /** `ChallengeUpdateModel`: every field optional, absent keeps the stored value. */
@@ -64,5 +67,6 @@ export type ChallengeUpdateModel = Partial<
     | 'difficulty'
     | 'openAt'
     | 'closeAt'
+    | 'sourceKey'
   >
 >

@@ -24,7 +24,12 @@ async function attachmentBody(api: Api, a: ResolvedAttachment) {
  */
 async function create(api: Api, game: number, d: DesiredChallenge): Promise<number> {
   const attachment = d.attachment.type === 'None' ? null : await attachmentBody(api, d.attachment)
-  const c = await api.createChallenge(game, { title: d.title, category: d.category, type: d.type })
+  const c = await api.createChallenge(game, {
+    title: d.title,
+    category: d.category,
+    type: d.type,
+    sourceKey: d.key,
+  })
   try {
     // Flags before fields: enabling a challenge needs its flags.
     if (d.type !== 'DynamicContainer' && d.flags.length) await api.addFlags(game, c.id, d.flags)
@@ -80,9 +85,12 @@ export async function applyPlan(
   const byKey = new Map(desired.map((d) => [d.key, d]))
   const result: SyncResult = { applied: 0, failed: 0 }
   for (const item of p.items) {
-    if (item.action !== 'create' && item.action !== 'change') continue
+    if (item.action === 'unchanged' || item.action === 'server-only') continue
     try {
-      if (item.action === 'create') {
+      if (item.action === 'remove') {
+        await api.deleteChallenge(game, item.id)
+        log(`removed ${item.key} (#${item.id})`)
+      } else if (item.action === 'create') {
         const id = await create(api, game, item.desired)
         log(`created ${item.key} as #${id}`)
       } else if (item.recreate) {

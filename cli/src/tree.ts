@@ -34,9 +34,10 @@ export function findChallengeDirs(root: string): string[] {
  * Reads a folder that is one challenge or a tree of them. Each challenge's key is its folder
  * path relative to `root` (so renaming a title updates the challenge rather than adding one);
  * a challenge at the root itself takes the root folder's name. The category a file does not
- * name comes from the parent folder (`<category>/<challenge>/challenge.yml`).
+ * name comes from the parent folder (`<category>/<challenge>/challenge.yml`). Messages name files
+ * relative to `base`.
  */
-export function readTree(root: string): TreeResult {
+export function readTree(root: string, base = process.cwd()): TreeResult {
   const specs: ChallengeSpec[] = []
   const diagnostics: Diagnostic[] = []
   for (const dir of findChallengeDirs(root)) {
@@ -44,7 +45,7 @@ export function readTree(root: string): TreeResult {
     const rel = relative(root, dir).split(sep).join('/')
     const key = rel === '' ? basename(root) : rel
     const parent = basename(dirname(dir))
-    const result = readChallengeYml(relative(process.cwd(), file) || file, readFileSync(file, 'utf8'), {
+    const result = readChallengeYml(relative(base, file) || file, readFileSync(file, 'utf8'), {
       key,
       dir,
       folderCategory: parent || null,

@@ -40,6 +40,7 @@ export function newServerChallenge(
     difficulty: 5,
     openAt: null,
     closeAt: null,
+    sourceKey: null,
   }
 }
 
@@ -58,7 +59,7 @@ export function serverAfterSync(d: DesiredChallenge, id: number): ServerChalleng
 
 /**
  * The test app listening on a port, and a real fetch signed in as its admin by cookie with the
- * XSRF echo (the server takes API tokens on monitor routes only): what the command is run with.
+ * XSRF echo, standing in for an admin token (main.test.ts runs the command with a real token).
  */
 export async function listeningAsAdmin(
   t: TestApp,

@@ -170,13 +170,19 @@ describe('pennant challenges plan against a running server', () => {
     expect(r.err).toContain('HTTP 404')
   })
 
-  it('is refused with an API token today: the edit routes take admin sessions only', async () => {
+  it('works with an admin API token alone (no cookie), and says when a token is refused', async () => {
+    const game = await createGame(admin)
     const token = (await admin.post('/api/tokens', { name: 'cli' })).json().token as string
-    const r = await run(['challenges', 'plan', join(FIXTURES, 'gzcli/tree/Misc'), '--game', '1'], {
-      PENNANT_URL: url,
-      PENNANT_TOKEN: token,
-    })
-    expect(r.code).toBe(EXIT.failed)
-    expect(r.err).toMatch(/HTTP 40[13].*is PENNANT_TOKEN an admin token this server accepts\?/)
+    const argv = ['challenges', 'plan', join(FIXTURES, 'gzcli/tree/Misc'), '--game', String(game.id)]
+    const env = { PENNANT_URL: url, PENNANT_TOKEN: token }
+    const synced = await run(['challenges', 'sync', ...argv.slice(2)], env)
+    expect(synced.out).toContain('1 applied, 0 failed')
+    expect(synced.code).toBe(EXIT.ok)
+    const again = await run(argv, env)
+    expect(again.out).toContain('0 to create, 0 to change, 1 unchanged')
+    expect(again.code).toBe(EXIT.ok)
+    const bad = await run(argv, { PENNANT_URL: url, PENNANT_TOKEN: 'not-a-token' })
+    expect(bad.code).toBe(EXIT.failed)
+    expect(bad.err).toMatch(/HTTP 401.*is PENNANT_TOKEN an admin token this server accepts\?/)
   })
 })

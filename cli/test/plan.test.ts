@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { formatPlan } from '../src/format.ts'
-import { keyOf, withKey } from '../src/link.ts'
+import { keyOf, linkOf, withKey } from '../src/link.ts'
 import { plan } from '../src/plan.ts'
 import { readTree } from '../src/tree.ts'
 import { desiredOf, newServerChallenge, serverAfterSync } from './factories.ts'
@@ -39,7 +39,7 @@ describe(plan, () => {
   it('lists each changed field with its old and new value, keyed by folder even after a rename', () => {
     const desired = tree()
     const server = desired.map((d, i) => serverAfterSync(d, i + 1))
-    const box = server.find((s) => keyOf(s.content) === 'gzcli/testdata/Pwn/dynamic-container-challenge')!
+    const box = server.find((s) => linkOf(s) === 'gzcli/testdata/Pwn/dynamic-container-challenge')!
     Object.assign(box, { title: 'Old name', memoryLimit: 256, flagTemplate: 'flag{[GUID]}', hints: ['old'] })
     const sut = plan(desired, server)
     const item = sut.items.find((i) => i.action === 'change')
@@ -83,24 +83,66 @@ describe(plan, () => {
   it('adopts an unlinked server challenge with the same title, adding the key', () => {
     const [d] = desiredOf(readTree(join(FIXTURES, 'gzcli/tree/Misc')).specs)
     const s = serverAfterSync(d!, 3)
-    s.content = d!.content // made by hand or by gzcli: no key yet
+    s.sourceKey = null // made by hand or by gzcli: no key yet
     const sut = plan([d!], [s])
     expect(sut.items[0]).toMatchObject({ action: 'change', id: 3, adopted: true })
     expect(sut.items[0]).toHaveProperty('changes', [
-      { field: 'content', from: 'Example static attachment\n', to: withKey(d!.content, 'static-attachment') },
+      { field: 'sourceKey', from: null, to: 'static-attachment' },
     ])
+  })
+
+  it('finds a challenge synced before the source key by its description marker, and moves the key', () => {
+    const [d] = desiredOf(readTree(join(FIXTURES, 'gzcli/tree/Misc')).specs)
+    const s = serverAfterSync(d!, 5)
+    s.sourceKey = null
+    s.content = withKey(d!.content, 'static-attachment')
+    // Another unlinked challenge of the same title is not taken: the marker decides.
+    const other = { ...serverAfterSync(d!, 6), sourceKey: null }
+    const sut = plan([d!], [s, other])
+    expect(sut.items[0]).toMatchObject({ action: 'change', id: 5, adopted: false })
+    expect(sut.items[0]).toHaveProperty('changes', [
+      { field: 'sourceKey', from: null, to: 'static-attachment' },
+      { field: 'content', from: s.content, to: d!.content },
+    ])
+    expect(sut.items[1]).toMatchObject({ action: 'server-only', id: 6 })
   })
 
   it('reports server challenges no folder claims, and does not count them as work', () => {
     const other = newServerChallenge(9, 'Legacy', 'StaticAttachment', 'Misc')
     const gone = newServerChallenge(10, 'Removed', 'StaticAttachment', 'Web')
-    gone.content = withKey('was here', 'web/removed')
+    gone.sourceKey = 'web/removed'
     const sut = plan([], [other, gone])
     expect(sut.items).toEqual([
       { action: 'server-only', id: 9, title: 'Legacy', key: null },
       { action: 'server-only', id: 10, title: 'Removed', key: 'web/removed' },
     ])
     expect(sut.hasWork).toBe(false)
+  })
+
+  it('with prune, removes challenges whose folder is gone, never those made by hand', () => {
+    const [d] = desiredOf(readTree(join(FIXTURES, 'gzcli/tree/Misc')).specs)
+    const kept = serverAfterSync(d!, 1)
+    const byHand = newServerChallenge(9, 'Legacy', 'StaticAttachment', 'Misc')
+    const gone = { ...newServerChallenge(10, 'Removed', 'StaticAttachment', 'Web'), sourceKey: 'web/removed' }
+    const old = newServerChallenge(11, 'Old style', 'StaticAttachment', 'Web')
+    old.content = withKey('synced before the source key', 'web/old')
+    const sut = plan([d!], [kept, byHand, gone, old], { prune: true })
+    expect(sut.items).toEqual([
+      { action: 'unchanged', key: 'static-attachment', id: 1, title: 'static-attachment' },
+      { action: 'server-only', id: 9, title: 'Legacy', key: null },
+      { action: 'remove', id: 10, title: 'Removed', key: 'web/removed' },
+      { action: 'remove', id: 11, title: 'Old style', key: 'web/old' },
+    ])
+    expect(sut.hasWork).toBe(true)
+    expect(formatPlan(sut).split('\n')).toEqual([
+      '= same    static-attachment  #1',
+      '? server  #9 "Legacy" (not made by a sync): left alone',
+      '- remove  web/removed  #10 "Removed" (folder gone)',
+      '- remove  web/old  #11 "Old style" (folder gone)',
+      '0 to create, 0 to change, 1 unchanged, 2 to remove, 1 only on the server',
+    ])
+    // Without prune the same game is only reported, and there is nothing to do.
+    expect(plan([d!], [kept, byHand, gone, old]).hasWork).toBe(false)
   })
 
   it('flags a type change as needing the challenge made again', () => {

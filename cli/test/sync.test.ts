@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { unzipSync } from 'fflate'
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGame } from '../../server/test/factories.ts'
 import type { Agent } from '../../server/test/helpers/agent.ts'
 import { createTestApp, type TestApp } from '../../server/test/helpers/app.ts'
-import { keyOf } from '../src/link.ts'
+import { linkOf } from '../src/link.ts'
 import { EXIT, main } from '../src/main.ts'
 import type { ServerChallenge } from '../src/server-model.ts'
 import { listeningAsAdmin } from './factories.ts'
@@ -24,12 +24,12 @@ beforeAll(async () => {
 })
 afterAll(() => t?.close())
 
-async function run(command: 'plan' | 'sync', root: string, game: number) {
+async function run(command: 'plan' | 'sync', root: string, game: number, ...flags: string[]) {
   const out: string[] = []
   const err: string[] = []
   const env = { PENNANT_URL: url, PENNANT_TOKEN: 'by-cookie' }
   const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l), fetch: asAdmin }
-  const code = await main(['challenges', command, root, '--game', String(game)], env, io)
+  const code = await main(['challenges', command, root, '--game', String(game), ...flags], env, io)
   return { code, out: out.join('\n'), err: err.join('\n') }
 }
 
@@ -64,7 +64,14 @@ describe('pennant challenges sync', () => {
     expect(first.code).toBe(EXIT.ok)
 
     const server = await details(game.id)
-    const byKey = new Map(server.map((c) => [keyOf(c.content), c]))
+    const byKey = new Map(server.map((c) => [linkOf(c), c]))
+    // The tie lives in the source key field; descriptions stay as written.
+    expect(server.map((c) => c.sourceKey).sort()).toEqual([
+      'Misc/static-attachment',
+      'Pwn/box',
+      'ctfcli/files',
+    ])
+    expect(server.filter((c) => c.content.includes('pennant:key'))).toEqual([])
     expect([...byKey.keys()].sort()).toEqual(['Misc/static-attachment', 'Pwn/box', 'ctfcli/files'])
     expect(byKey.get('Misc/static-attachment')).toMatchObject({
       title: 'static-attachment',
@@ -103,7 +110,7 @@ describe('pennant challenges sync', () => {
     const game = await createGame(admin)
     const root = fixtureTree()
     await run('sync', root, game.id)
-    const before = (await details(game.id)).find((c) => keyOf(c.content) === 'Misc/static-attachment')!
+    const before = (await details(game.id)).find((c) => linkOf(c) === 'Misc/static-attachment')!
     const file = join(root, 'Misc/static-attachment/challenge.yml')
     writeFileSync(
       file,
@@ -118,6 +125,32 @@ describe('pennant challenges sync', () => {
     expect(after.title).toBe('Renamed')
     expect(after.flags.map((f) => f.flag).sort()).toEqual(['flag{new}', 'flag{second}'])
     expect((await run('plan', root, game.id)).code).toBe(EXIT.ok)
+  })
+
+  it('removes a challenge whose folder is gone only with --prune, and never one made by hand', async () => {
+    const game = await createGame(admin)
+    const root = fixtureTree()
+    await run('sync', root, game.id)
+    const byHand = await admin.post(`/api/edit/games/${game.id}/challenges`, { title: 'By hand' })
+    rmSync(join(root, 'Pwn'), { recursive: true })
+    const box = (await details(game.id)).find((c) => linkOf(c) === 'Pwn/box')!
+
+    const plain = await run('sync', root, game.id)
+    expect(plain.out).toContain(
+      `? server  #${box.id} "Dynamic Container Challenge" (key Pwn/box, folder gone): left alone`,
+    )
+    expect(plain.code).toBe(EXIT.ok)
+    expect((await run('plan', root, game.id, '--prune')).code).toBe(EXIT.work)
+
+    const pruned = await run('sync', root, game.id, '--prune')
+    expect(pruned.out).toContain(`removed Pwn/box (#${box.id})`)
+    expect(pruned.out).toContain('1 applied, 0 failed')
+    const left = await details(game.id)
+    expect(left.map((c) => c.title).sort()).toEqual(['By hand', 'Test Challenge', 'static-attachment'].sort())
+    expect(left.find((c) => c.title === 'By hand')!.id).toBe(byHand.json().id)
+    const again = await run('plan', root, game.id, '--prune')
+    expect(again.out).toContain('0 to create, 0 to change, 2 unchanged, 0 to remove, 1 only on the server')
+    expect(again.code).toBe(EXIT.ok)
   })
 
   it('leaves no half-made challenge when the server refuses a field, and says why', async () => {

@@ -26,6 +26,7 @@ import { captureRoutes } from './modules/captures/captures.routes.ts'
 import { containerRoutes } from './modules/containers/containers.routes.ts'
 import { ctftimeRoutes } from './modules/ctftime/ctftime.routes.ts'
 import { editChallengeRoutes } from './modules/edit/challenges.routes.ts'
+import { editFolderRoutes } from './modules/edit/folder.routes.ts'
 import { editGameRoutes } from './modules/edit/games.routes.ts'
 import { editNoticeRoutes } from './modules/edit/notices.routes.ts'
 import { featureRoutes } from './modules/features/features.routes.ts'
@@ -163,6 +164,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(fileListRoutes, { prefix: '/api/admin' })
   await app.register(editGameRoutes, { prefix: '/api/edit' })
   await app.register(editChallengeRoutes, { prefix: '/api/edit' })
+  await app.register(editFolderRoutes, { prefix: '/api/edit' })
   await app.register(editNoticeRoutes, { prefix: '/api/edit' })
   await app.register(editPostRoutes, { prefix: '/api/edit' })
   await app.register(participationRoutes, { prefix: '/api' })

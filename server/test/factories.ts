@@ -148,8 +148,8 @@ export async function staticChallenge(
 type Route = readonly ['GET' | 'POST' | 'PUT' | 'DELETE', string]
 
 /**
- * Checks routes are for admins only: anonymous 401, user and monitor 403, an API token 401 (a
- * token acts only on monitor routes), each in the error shape.
+ * Checks routes are for admins only: anonymous 401, user and monitor 403, an admin's API token
+ * 401 (these routes are in no token scope: see tokenScope in http/auth.ts), each in the error shape.
  */
 export async function expectAdminOnly(app: App, admin: Agent, routes: readonly Route[]) {
   const user = await registeredUser(app)

@@ -307,8 +307,16 @@ export const challenges = pgTable(
      * conditional UPDATE that posts it, so several servers post it once between them.
      */
     openNoticed: boolean('open_noticed').notNull().default(false),
+    /**
+     * Our addition, challenges as code: the folder (`web/sqli`) a `pennant` sync ties this
+     * challenge to; unique per game, null for challenges made by hand. Never shown to players.
+     */
+    sourceKey: varchar('source_key', { length: 255 }),
   },
-  (t) => [index('challenges_game_id_idx').on(t.gameId)],
+  (t) => [
+    index('challenges_game_id_idx').on(t.gameId),
+    uniqueIndex('challenges_game_id_source_key_idx').on(t.gameId, t.sourceKey),
+  ],
 )
 
 /** Every flag the platform knows: static flags and the dynamic-attachment pool. */

@@ -35,9 +35,24 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
 }
 
 /**
- * Every request passes, in order: session lookup, XSRF double-submit check, rate limits, role
- * gate (api-contract §1.5, §1.8; decisions.md items 3 and 4). Global so no module can skip it.
+ * The most an API token may do on a route, or undefined where tokens are not accepted. Monitor
+ * routes grant a monitor's rights (read the game's events, submissions, cheat reports); the
+ * organisers' edit API and the asset upload grant an admin's, so `pennant challenges sync` works
+ * with a token. Nowhere else: a token cannot manage users, tokens, settings or teams.
  */
+function tokenScope(route: RouteOptions): number | undefined {
+  const methods = Array.isArray(route.method) ? route.method : [route.method]
+  if (route.config?.auth === 'monitor') return REQUIRED_ROLE.monitor
+  if (route.url.startsWith('/api/edit/')) return REQUIRED_ROLE.admin
+  if (route.url === '/api/assets' && methods.includes('POST')) return REQUIRED_ROLE.admin
+  return undefined
+}
+
+function declareTokenScope(route: RouteOptions) {
+  const scope = tokenScope(route)
+  if (scope !== undefined) route.config = { ...route.config, tokenScope: scope }
+}
+
 /**
  * Adds to a route's declared answers (its OpenAPI entry) the errors this gate sends on it:
  * 429 from the global limit on every route (and a named policy), 403 for a missing XSRF header on
@@ -63,6 +78,7 @@ function declareGateErrors(route: RouteOptions) {
 export const authPlugin = fp(async (app: FastifyInstance) => {
   const { services, config, infra } = app.deps
   app.addHook('onRoute', declareGateErrors)
+  app.addHook('onRoute', declareTokenScope)
   // Per process, or in Redis when several servers share the limits (closed with the infra).
   const limits = infra.rateLimits
   app.decorateRequest('user', null)
@@ -93,10 +109,13 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       }
     }
 
-    // 1b. API tokens stand for a monitor, on the routes a monitor may use and nowhere else.
+    // 1b. API tokens, on the routes whose scope takes them (tokenScope above).
     const bearer = request.headers.authorization
-    if (!request.user && request.routeOptions.config.auth === 'monitor' && bearer?.startsWith('Bearer ')) {
-      request.user = await services.apiTokens.resolve(bearer.slice(7).trim())
+    const scope = request.routeOptions.config.tokenScope
+    let byToken = false
+    if (!request.user && scope !== undefined && bearer?.startsWith('Bearer ')) {
+      request.user = await services.apiTokens.resolve(bearer.slice(7).trim(), scope)
+      byToken = request.user !== null
     }
 
     // 2. XSRF: API callers get a token cookie; signed-in state changes must echo it in a header.
@@ -105,7 +124,11 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (isApi && !xsrf) {
       reply.setCookie(XSRF_COOKIE, randomBytes(32).toString('base64url'), cookieOptions(request, false))
     }
-    if (request.user && !SAFE_METHODS.has(request.method) && !request.routeOptions.config.xsrfExempt) {
+    // XSRF protects cookies only: a page on another site cannot make a browser send a bearer
+    // header, so a caller signed in by token alone needs no echo. A valid session cookie always
+    // wins over a token (1b), and then the echo is needed as for any browser request.
+    const needsEcho = !byToken && !request.routeOptions.config.xsrfExempt
+    if (request.user && needsEcho && !SAFE_METHODS.has(request.method)) {
       const header = request.headers[XSRF_HEADER]
       if (!xsrf || typeof header !== 'string' || !sameToken(header, xsrf)) throw fail('Auth_XsrfInvalid')
     }

@@ -96,6 +96,7 @@ const catalogue = {
   Challenge_UseAssetsApiForDynamic: [400, 'A dynamic-attachment challenge takes its files with its flags'],
   Challenge_AttachmentInvalid: [400, 'A local attachment needs a stored file hash; a remote one needs a URL'],
   Challenge_ScheduleInvalid: [400, 'The closing time must come after the opening time'],
+  Challenge_SourceKeyTaken: [409, 'Another challenge of this game already has this source key'],
   Notification_NotFound: [404, 'Notice not found'],
   Notification_SystemNotEditable: [400, 'Notices posted by the platform cannot be edited'],
   Participation_NotFound: [404, 'Participation not found'],

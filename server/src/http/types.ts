@@ -19,6 +19,8 @@ declare module 'fastify' {
     rateLimit?: PolicyName
     /** A POST that changes nothing (SignalR negotiation): no XSRF header needed. */
     xsrfExempt?: boolean
+    /** Set by the auth plugin: the most an API token may do here; absent, tokens are not taken. */
+    tokenScope?: number
   }
   interface FastifyRequest {
     /** The signed-in caller, or null when anonymous. */

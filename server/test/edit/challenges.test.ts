@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gameInstances, participations, teams } from '../../src/db/schema.ts'
-import { adminAgent, createChallenge, createGame, registeredUser } from '../factories.ts'
+import { acceptedPlayer, adminAgent, createChallenge, createGame, registeredUser } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 
@@ -77,6 +77,8 @@ describe('challenges', () => {
       // Our addition (scheduled release): extra fields, null until an organiser sets them.
       openAt: null,
       closeAt: null,
+      // Our addition (challenges as code): the folder a sync ties it to; null when made by hand.
+      sourceKey: null,
     })
   })
 
@@ -106,8 +108,46 @@ describe('challenges', () => {
         originalScore: 500,
         openAt: null,
         closeAt: null,
+        sourceKey: null,
       },
     ])
+  })
+
+  it('ties a challenge to its folder by a source key: unique per game, cleared by "", hidden from players', async () => {
+    const game = await createGame(admin)
+    const created = await admin.post(base(game.id), { title: 'SQLi', category: 'Web', sourceKey: 'web/sqli' })
+    expect(created.statusCode, created.body).toBe(200)
+    const c = created.json() as { id: number; sourceKey: string }
+    expect(c.sourceKey).toBe('web/sqli')
+    expect((await admin.get(base(game.id))).json()).toEqual([
+      expect.objectContaining({ sourceKey: 'web/sqli' }),
+    ])
+    // A second challenge of the game cannot take the key (409, in the error shape), by create or update.
+    const dup = await admin.post(base(game.id), { title: 'Copy', sourceKey: 'web/sqli' })
+    expect(dup.statusCode).toBe(409)
+    expect(dup.json()).toEqual({ title: expect.any(String), status: 409 })
+    const other = await createChallenge(admin, game.id)
+    expect((await admin.put(base(game.id, other.id), { sourceKey: 'web/sqli' })).statusCode).toBe(409)
+    // Another game may use the same key; null keeps it, "" unties it.
+    const game2 = await createGame(admin)
+    expect((await admin.post(base(game2.id), { title: 'SQLi', sourceKey: 'web/sqli' })).statusCode).toBe(200)
+    expect(
+      (await admin.put(base(game.id, c.id), { sourceKey: null, title: 'SQLi 2' })).json().sourceKey,
+    ).toBe('web/sqli')
+    for (const bad of ['x'.repeat(256), 'a\nb', 7]) {
+      expect((await admin.put(base(game.id, c.id), { sourceKey: bad })).statusCode, String(bad)).toBe(400)
+    }
+    // Players see the challenge, never the key.
+    await admin.post(`${base(game.id, c.id)}/flags`, [{ flag: 'flag{k}' }])
+    await admin.put(base(game.id, c.id), { isEnabled: true })
+    const player = await acceptedPlayer(t.app, admin, game.id)
+    const seen = await player.agent.get(`/api/game/${game.id}/challenges/${c.id}`)
+    expect(seen.statusCode, seen.body).toBe(200)
+    expect(seen.json().title).toBe('SQLi 2')
+    expect(seen.body).not.toContain('web/sqli')
+    expect((await player.agent.get(`/api/game/${game.id}/details`)).body).not.toContain('web/sqli')
+    expect((await admin.put(base(game.id, c.id), { sourceKey: '' })).json().sourceKey).toBeNull()
+    expect((await admin.put(base(game.id, other.id), { sourceKey: 'web/sqli' })).statusCode).toBe(200)
   })
 
   it('refuses to enable a challenge without flags, then enables it with one', async () => {

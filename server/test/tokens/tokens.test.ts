@@ -13,9 +13,22 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-/** A tool outside the browser: no cookies, only the bearer token. */
-const tool = (token: string, url: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE' = 'GET') =>
-  new Agent(t.app).request({ method, url, headers: { authorization: `Bearer ${token}` } })
+/** A tool outside the browser: no cookies, only the bearer token (and a JSON body when given). */
+const tool = (
+  token: string,
+  url: string,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' = 'GET',
+  body?: unknown,
+) =>
+  new Agent(t.app).request({
+    method,
+    url,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  })
 
 async function newToken(body: Record<string, unknown> = { name: 'scoreboard bot' }) {
   const res = await admin.post('/api/tokens', body)
@@ -35,7 +48,7 @@ describe('API tokens (/api/tokens)', () => {
     expect(Object.values(row!).map(String)).not.toContain(token)
   })
 
-  it('lets a token read the monitor routes, and nothing else', async () => {
+  it('lets a token read the monitor routes and use the edit API, and nothing else', async () => {
     const game = await createGame(admin)
     const { token, info } = await newToken()
     for (const route of ['events', 'submissions', 'cheatinfo', 'submissionsheet']) {
@@ -49,7 +62,8 @@ describe('API tokens (/api/tokens)', () => {
       ['GET', '/api/tokens'],
       ['GET', '/api/admin/instances'],
       ['GET', `/api/game/${game.id}/participations`],
-      ['GET', `/api/edit/games/${game.id}`],
+      ['GET', '/api/admin/users'],
+      ['DELETE', `/api/assets/${'0'.repeat(64)}`],
       ['POST', '/api/team'],
     ] as const) {
       expect((await tool(token, url, method)).statusCode, `${method} ${url}`).toBe(401)
@@ -139,6 +153,78 @@ describe('API tokens (/api/tokens)', () => {
     const { token } = (await creator.agent.post('/api/tokens', { name: 'kept' })).json() as { token: string }
     await setRole(t.app, creator.userName, 2)
     expect((await tool(token, events)).statusCode).toBe(200)
+  })
+
+  it("edits games with an admin's token: no cookie, so no XSRF echo needed", async () => {
+    const game = await createGame(admin)
+    const { token } = await newToken({ name: 'pennant sync' })
+    const base = `/api/edit/games/${game.id}/challenges`
+    const created = await tool(token, base, 'POST', {
+      title: 'By token',
+      category: 'Web',
+      type: 'StaticAttachment',
+    })
+    expect(created.statusCode, created.body).toBe(200)
+    const id = created.json().id as number
+    expect((await tool(token, `${base}/${id}/flags`, 'POST', [{ flag: 'flag{t}' }])).statusCode).toBe(200)
+    const put = await tool(token, `${base}/${id}`, 'PUT', { content: 'written by a token', isEnabled: true })
+    expect(put.statusCode, put.body).toBe(200)
+    // The handout upload takes a token too.
+    const form = new FormData()
+    form.append('files', new Blob(['hello']), 'hello.txt')
+    const req = new Request('http://x/api/assets', { method: 'POST', body: form })
+    const upload = await new Agent(t.app).request({
+      method: 'POST',
+      url: '/api/assets',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': req.headers.get('content-type')!,
+      },
+      payload: Buffer.from(await req.arrayBuffer()),
+    })
+    expect(upload.statusCode, upload.body).toBe(200)
+    expect(upload.json()[0].name).toBe('hello.txt')
+    // What the admin's session sees is what the token wrote.
+    const seen = (await admin.get(`${base}/${id}`)).json()
+    expect(seen).toMatchObject({ title: 'By token', content: 'written by a token', isEnabled: true })
+  })
+
+  it("refuses the edit API to a monitor's token (403) and to a demoted creator's (401)", async () => {
+    const game = await createGame(admin)
+    const creator = await registeredUser(t.app)
+    await setRole(t.app, creator.userName, 3)
+    const { token } = (await creator.agent.post('/api/tokens', { name: 'demoted' })).json() as {
+      token: string
+    }
+    const body = { title: 'x', category: 'Web', type: 'StaticAttachment' }
+    const base = `/api/edit/games/${game.id}/challenges`
+    expect((await tool(token, base, 'POST', body)).statusCode).toBe(200)
+    await setRole(t.app, creator.userName, 2)
+    // A monitor's token still reads the monitor routes, but edits nothing.
+    expect((await tool(token, `/api/game/${game.id}/events`)).statusCode).toBe(200)
+    expect((await tool(token, base)).statusCode).toBe(403)
+    expect((await tool(token, base, 'POST', body)).statusCode).toBe(403)
+    await setRole(t.app, creator.userName, 1)
+    expect((await tool(token, base, 'POST', body)).statusCode).toBe(401)
+    expect((await tool('nonsense', base, 'POST', body)).statusCode).toBe(401)
+    expect((await tool('', base)).statusCode).toBe(401)
+    expect((await admin.get(base)).json().filter((c: { title: string }) => c.title === 'x')).toHaveLength(1)
+  })
+
+  it('still wants the XSRF echo from a request that carries a session cookie, token or not', async () => {
+    const game = await createGame(admin)
+    const { token } = await newToken({ name: 'with cookie' })
+    const browser = await adminAgent(t.app)
+    browser.xsrf = false
+    const res = await browser.request({
+      method: 'POST',
+      url: `/api/edit/games/${game.id}/challenges`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ title: 'x', category: 'Web', type: 'StaticAttachment' }),
+    })
+    expect(res.statusCode, res.body).toBe(403)
+    expect(res.json().status).toBe(403)
+    expect((await admin.get(`/api/edit/games/${game.id}/challenges`)).json()).toEqual([])
   })
 
   it('is for admins only, and validates its input', async () => {

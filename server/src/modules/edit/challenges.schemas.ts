@@ -29,6 +29,12 @@ const Schedule = {
   closeAt: Nullable(EpochMs),
 }
 
+/**
+ * Our addition, challenges as code: the folder a `pennant` sync ties the challenge to
+ * (`web/sqli`), unique per game; null for challenges made by hand. Organisers only.
+ */
+const SourceKey = Type.String({ maxLength: 255, pattern: '^[^\\x00-\\x1f]*$' })
+
 export const ChallengeInfoModel = Type.Object({
   id: Type.Integer(),
   title: Type.String(),
@@ -40,12 +46,15 @@ export const ChallengeInfoModel = Type.Object({
   minScore: Type.Integer(),
   originalScore: Type.Integer(),
   ...Schedule,
+  sourceKey: Nullable(SourceKey),
 })
 
 export const ChallengeCreateModel = Type.Object({
   title: RequiredString({ maxLength: 128 }),
   category: Type.Optional(ChallengeCategory),
   type: Type.Optional(ChallengeType),
+  /** Our addition: "" or absent leaves the challenge untied. */
+  sourceKey: Type.Optional(Nullable(SourceKey)),
 })
 
 export const ChallengeEditDetailModel = Type.Object({
@@ -75,6 +84,7 @@ export const ChallengeEditDetailModel = Type.Object({
   minScoreRate: Type.Number(),
   difficulty: Type.Number(),
   ...Schedule,
+  sourceKey: Nullable(SourceKey),
 })
 
 /** Every field optional; null or absent keeps the stored value. `type` cannot change. */
@@ -100,6 +110,8 @@ export const ChallengeUpdateModel = Type.Object({
   /** Unlike the fields above, null clears these (absent keeps them); closeAt must follow openAt. */
   openAt: Type.Optional(Schedule.openAt),
   closeAt: Type.Optional(Schedule.closeAt),
+  /** Our addition: null or absent keeps it, "" unties the challenge from its folder. */
+  sourceKey: Type.Optional(Nullable(SourceKey)),
 })
 
 const HexHash = Type.String({ pattern: '^[0-9a-f]{64}$' })

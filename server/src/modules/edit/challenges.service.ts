@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
 import type { Static } from 'typebox'
+import { isUniqueViolation } from '../../db/errors.ts'
 import type { Db, DbOrTx } from '../../db/index.ts'
 import { challenges, flags, gameInstances, participations } from '../../db/schema.ts'
 import { isTemplateStrong } from '../../engine/flag-template.ts'
@@ -37,6 +38,17 @@ function presentInfo(c: ChallengeRow) {
     originalScore: c.originalScore,
     openAt: c.openAt?.getTime() ?? null,
     closeAt: c.closeAt?.getTime() ?? null,
+    sourceKey: c.sourceKey,
+  }
+}
+
+/** A second challenge of the game with the same source key is a 409, not a 500. */
+async function uniqueKey<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (err) {
+    if (isUniqueViolation(err, 'challenges_game_id_source_key_idx')) throw fail('Challenge_SourceKeyTaken')
+    throw err
   }
 }
 
@@ -101,6 +113,7 @@ export function createEditChallengeService(deps: {
       difficulty: c.difficulty,
       openAt: c.openAt?.getTime() ?? null,
       closeAt: c.closeAt?.getTime() ?? null,
+      sourceKey: c.sourceKey,
     }
   }
 
@@ -124,15 +137,18 @@ export function createEditChallengeService(deps: {
 
     async create(gameId: number, input: Static<typeof ChallengeCreateModel>) {
       await requireGame(db, gameId)
-      const [row] = await db
-        .insert(challenges)
-        .values({
-          gameId,
-          title: input.title.trim(),
-          category: ChallengeCategoryValues[input.category ?? 'Misc'],
-          type: ChallengeTypeValues[input.type ?? 'StaticAttachment'],
-        })
-        .returning()
+      const [row] = await uniqueKey(() =>
+        db
+          .insert(challenges)
+          .values({
+            gameId,
+            title: input.title.trim(),
+            category: ChallengeCategoryValues[input.category ?? 'Misc'],
+            type: ChallengeTypeValues[input.type ?? 'StaticAttachment'],
+            sourceKey: input.sourceKey || null,
+          })
+          .returning(),
+      )
       return detail(db, row!)
     },
 
@@ -179,6 +195,7 @@ export function createEditChallengeService(deps: {
       if (input.originalScore != null) set.originalScore = input.originalScore
       if (input.minScoreRate != null) set.minScoreRate = input.minScoreRate
       if (input.difficulty != null) set.difficulty = input.difficulty
+      if (input.sourceKey != null) set.sourceKey = input.sourceKey || null
       const now = Date.now()
       if (input.openAt !== undefined) set.openAt = openAt
       if (input.closeAt !== undefined) set.closeAt = closeAt
@@ -186,13 +203,15 @@ export function createEditChallengeService(deps: {
       // no announcement from it: this edit makes the challenge visible, and says so below.
       if (input.openAt !== undefined || enabling) set.openNoticed = !(openAt && openAt.getTime() > now)
 
-      const updated = await db.transaction(async (tx) => {
-        const [row] = Object.keys(set).length
-          ? await tx.update(challenges).set(set).where(eq(challenges.id, id)).returning()
-          : [c]
-        if (row!.isEnabled) await addInstances(tx, gameId, id)
-        return row!
-      })
+      const updated = await uniqueKey(() =>
+        db.transaction(async (tx) => {
+          const [row] = Object.keys(set).length
+            ? await tx.update(challenges).set(set).where(eq(challenges.id, id)).returning()
+            : [c]
+          if (row!.isEnabled) await addInstances(tx, gameId, id)
+          return row!
+        }),
+      )
 
       // Notices only for what players can see change during the game (decisions.md item 8).
       if (isActive(game)) {

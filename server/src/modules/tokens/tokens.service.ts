@@ -11,8 +11,8 @@ type TokenRow = typeof apiTokens.$inferSelect
 const DAY = 86_400_000
 /** `lastUsedAt` is written at most this often per token. */
 const USE_RECORD_MS = 60_000
-/** Monitor: what a token may do at most. */
-const TOKEN_ROLE = 2
+/** Monitor: the least role a token's creator must hold now for the token to work at all. */
+const MONITOR = 2
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest()
 
@@ -29,8 +29,9 @@ const present = (row: TokenRow, creator: string | null) => ({
 
 /**
  * API tokens (api-contract §2.3): admins create, list, revoke, restore and delete them; a request
- * with `Authorization: Bearer <token>` acts as a monitor on the routes that accept tokens. Tokens
- * are signed with the platform's key and stored only as their SHA-256.
+ * with `Authorization: Bearer <token>` acts, on the routes that accept tokens, with the role that
+ * route's scope grants, capped by its creator's role now (see `tokenScope` in http/auth.ts).
+ * Tokens are signed with the platform's key and stored only as their SHA-256.
  */
 export function createApiTokenService(deps: { db: Db }) {
   const { db } = deps
@@ -105,11 +106,12 @@ export function createApiTokenService(deps: { db: Db }) {
     },
 
     /**
-     * The caller a bearer token stands for: a monitor, named after the token. Null for anything
-     * but a valid, current, unrevoked token of this platform whose creator is a monitor or admin
-     * now.
+     * The caller a bearer token stands for, named after the token, with the role `scope` (the
+     * most the route grants a token; monitor by default) or its creator's role now, whichever is
+     * lower. Null for anything but a valid, current, unrevoked token of this platform whose
+     * creator is a monitor or admin now.
      */
-    async resolve(token: string): Promise<SessionUser | null> {
+    async resolve(token: string, scope: number = MONITOR): Promise<SessionUser | null> {
       const payload = readApiToken(token, await platformKeys())
       if (!payload || !/^[0-9a-f-]{36}$/.test(payload.jti)) return null
       // The creator's role is read with the token on every request (no cache), so demoting,
@@ -122,9 +124,9 @@ export function createApiTokenService(deps: { db: Db }) {
       const now = Date.now()
       const row = found?.token
       if (!row || row.isRevoked || (row.expiresAt && row.expiresAt.getTime() <= now)) return null
-      // A token never does more than a monitor, nor more than its creator may do now.
-      const role = Math.min(TOKEN_ROLE, found.creatorRole)
-      if (role < TOKEN_ROLE) return null
+      // A token never does more than its scope, nor more than its creator may do now.
+      if (found.creatorRole < MONITOR) return null
+      const role = Math.min(scope, found.creatorRole)
       if (!timingSafeEqual(sha256(token), Buffer.from(row.tokenHash, 'hex'))) return null
       if (now - (recorded.get(row.id) ?? 0) > USE_RECORD_MS) {
         recorded.set(row.id, now)

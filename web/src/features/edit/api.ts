@@ -205,3 +205,19 @@ export function uploadAssets(files: File[], onProgress?: (fraction: number) => v
 
 /** The archive of every writeup of a game (a plain link: the browser downloads it). */
 export const writeupsArchiveUrl = (id: number) => `/api/admin/writeups/${id}/all`
+
+export type FolderPlan = Ok<'/api/edit/games/{id}/challenges/folder', 'post'>
+export type FolderPlanItem = FolderPlan['items'][number]
+
+/** Plans a zipped challenge folder against the game; with `apply`, syncs it (challenges as code). */
+export function sendFolder(
+  gameId: number,
+  file: File,
+  opts: { apply: boolean; prune: boolean },
+  onProgress?: (f: number) => void,
+) {
+  const form = new FormData()
+  form.append('file', file)
+  const query = new URLSearchParams({ apply: String(opts.apply), prune: String(opts.prune) })
+  return upload<FolderPlan>('POST', `/api/edit/games/${gameId}/challenges/folder?${query}`, form, onProgress)
+}

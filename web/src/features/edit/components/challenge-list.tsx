@@ -1,5 +1,5 @@
 import { Badge, Button, Group, Paper, Select, Stack, Switch, Text, Title } from '@mantine/core'
-import { IconClock, IconEdit, IconPlus, IconPuzzle, IconRefresh } from '@tabler/icons-react'
+import { IconClock, IconEdit, IconFolderUp, IconPlus, IconPuzzle, IconRefresh } from '@tabler/icons-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import type { ChallengeCategory } from '@/api/types'
@@ -13,6 +13,7 @@ import { CATEGORY_COLOR, isRunning, TYPE_COLOR } from '../categories'
 import { sortChallenges } from '../challenge-form'
 import { useEnableChallenge } from '../use-enable-challenge'
 import { DataState } from './data-state'
+import { FolderModal } from './folder-modal'
 import { NewChallengeModal } from './new-challenge-modal'
 import '@mantine/core/styles/Badge.css'
 import '@mantine/core/styles/Switch.css'
@@ -124,6 +125,7 @@ export function ChallengeList({ gameId }: { gameId: number }) {
   const { updateAccepted } = useChallengeActions(gameId)
   const [category, setCategory] = useState<ChallengeCategory | null>(null)
   const [creating, setCreating] = useState(false)
+  const [uploading, setUploading] = useState(false)
   const [recounting, setRecounting] = useState(false)
   const running = game ? isRunning(game) : false
   const present = [...new Set((data ?? []).map((c) => c.category))]
@@ -155,6 +157,13 @@ export function ChallengeList({ gameId }: { gameId: number }) {
             loading={recounting}
           >
             {t('admin.challenges.recount')}
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconFolderUp size={16} aria-hidden />}
+            onClick={() => setUploading(true)}
+          >
+            {t('admin.folder.open')}
           </Button>
           <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
             {t('admin.challenges.new')}
@@ -199,6 +208,7 @@ export function ChallengeList({ gameId }: { gameId: number }) {
         </Stack>
       </DataState>
       {creating && <NewChallengeModal gameId={gameId} opened onClose={() => setCreating(false)} />}
+      {uploading && <FolderModal gameId={gameId} opened onClose={() => setUploading(false)} />}
     </Stack>
   )
 }
