@@ -93,6 +93,16 @@ export function createApi(opts: ApiOptions) {
       id: number,
       body: { attachmentType: string; fileHash?: string; remoteUrl?: string },
     ) => call<void>('POST', `${challenges(game)}/${id}/attachment`, body),
+    /** Builds `tag` on the server's container engine from a build context (a tar archive). */
+    buildImage(tag: string, context: Uint8Array) {
+      const form = new FormData()
+      form.append('file', new Blob([new Uint8Array(context)]), 'context.tar')
+      return call<{ tag: string; id: string; log: string[] }>(
+        'POST',
+        `/api/edit/images?tag=${encodeURIComponent(tag)}`,
+        form,
+      )
+    },
     /** Uploads one file as an asset; returns its hash. */
     async upload(name: string, bytes: Uint8Array): Promise<string> {
       const form = new FormData()

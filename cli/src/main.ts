@@ -9,12 +9,14 @@ import { runFolder } from './run.ts'
 export const EXIT = { ok: 0, failed: 1, work: 2 } as const
 
 const USAGE = `usage: pennant challenges plan <folder> --game <id> [--prune]
-       pennant challenges sync <folder> --game <id> [--prune]
+       pennant challenges sync <folder> --game <id> [--prune] [--build]
 
   Reads every challenge.yml (ctfcli or gzcli dialect) under <folder>. plan prints what a sync
   would create or change in game <id>; sync does it, one challenge at a time.
   --prune  also remove the game's challenges tied to a folder that is gone (challenges made
            by hand are never removed).
+  --build  (sync) first build each container challenge's image (its container image name) from
+           the Dockerfile in its folder, on the container engine the server uses.
   Environment: PENNANT_URL (server address), PENNANT_TOKEN (an admin API token).
   Exit status of plan: 0 nothing to do, 2 something to do, 1 an error.
   Exit status of sync: 0 all applied (or nothing to do), 1 an error.`
@@ -32,6 +34,7 @@ interface PlanArgs {
   folder: string
   game: number
   prune: boolean
+  build: boolean
 }
 
 function parseArgs(argv: string[]): PlanArgs | string {
@@ -40,9 +43,11 @@ function parseArgs(argv: string[]): PlanArgs | string {
   let folder: string | undefined
   let game: string | undefined
   let prune = false
+  let build = false
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!
     if (a === '--prune') prune = true
+    else if (a === '--build') build = true
     else if (a === '--game') game = rest[++i]
     else if (a.startsWith('--game=')) game = a.slice(7)
     else if (a.startsWith('-')) return `unknown option ${a}`
@@ -52,7 +57,8 @@ function parseArgs(argv: string[]): PlanArgs | string {
   if (!folder) return 'the challenge folder is missing'
   if (!game || !/^\d+$/.test(game) || Number(game) < 1)
     return '--game needs a game id (a positive whole number)'
-  return { command, folder, game: Number(game), prune }
+  if (build && command !== 'sync') return '--build goes with sync'
+  return { command, folder, game: Number(game), prune, build }
 }
 
 /** Runs the command line; returns the exit status. */
@@ -91,6 +97,7 @@ export async function main(
       api: createApi({ url, token, fetch: io.fetch }),
       game: args.game,
       prune: args.prune,
+      build: args.build,
       apply: args.command === 'sync',
       log: io.out,
       onRead: (diagnostics) => {

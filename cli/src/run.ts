@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Api } from './api.ts'
 import { resolveAttachment } from './attachment.ts'
 import type { Diagnostic } from './challenge-yml/spec.ts'
 import { type DesiredChallenge, type Plan, plan } from './plan.ts'
 import { applyPlan, type SyncResult } from './sync.ts'
+import { tarFolder } from './tar.ts'
 import { readTree } from './tree.ts'
 
 export interface FolderRun {
@@ -14,6 +17,8 @@ export interface FolderRun {
   plan: Plan | null
   /** Null unless `apply` was asked and the plan had work. */
   result: SyncResult | null
+  /** Images built from the challenges' Dockerfiles (with `build`), in folder order. */
+  built: { key: string; image: string; id: string }[]
 }
 
 /**
@@ -29,6 +34,11 @@ export async function runFolder(
     game: number
     prune?: boolean
     apply?: boolean
+    /**
+     * With `apply`: first build each container challenge's image from the `Dockerfile` in its
+     * folder on the server's engine. A failed build stops the run before anything is applied.
+     */
+    build?: boolean
     log?: (line: string) => void
     /** Told the files' diagnostics before the server is asked anything. */
     onRead?: (diagnostics: Diagnostic[]) => void
@@ -43,7 +53,7 @@ export async function runFolder(
   const read = tree.specs.length
   opts.onRead?.(diagnostics)
   if (read === 0 || diagnostics.some((d) => d.severity === 'error'))
-    return { diagnostics, read, plan: null, result: null }
+    return { diagnostics, read, plan: null, result: null, built: [] }
   // Handouts are read and hashed before the server is asked.
   const desired: DesiredChallenge[] = tree.specs.map((s) => ({
     ...s,
@@ -52,7 +62,20 @@ export async function runFolder(
   const server = await opts.api.allChallenges(opts.game)
   const p = plan(desired, server, { prune: opts.prune })
   opts.onPlan?.(p)
-  if (!opts.apply || !p.hasWork) return { diagnostics, read, plan: p, result: null }
-  const result = await applyPlan(opts.api, opts.game, p, server, desired, opts.log ?? (() => {}))
-  return { diagnostics, read, plan: p, result }
+  const log = opts.log ?? (() => {})
+  const built: FolderRun['built'] = []
+  if (opts.apply && opts.build) {
+    for (const s of tree.specs) {
+      const dir = tree.dirs.get(s.key)
+      if (!s.container || !dir || !existsSync(join(dir, 'Dockerfile'))) continue
+      const image = await opts.api.buildImage(s.container.image, tarFolder(dir))
+      log(
+        `built ${s.container.image} (${image.id.replace(/^sha256:/, '').slice(0, 12)}) from ${s.key}/Dockerfile`,
+      )
+      built.push({ key: s.key, image: s.container.image, id: image.id })
+    }
+  }
+  if (!opts.apply || !p.hasWork) return { diagnostics, read, plan: p, result: null, built }
+  const result = await applyPlan(opts.api, opts.game, p, server, desired, log)
+  return { diagnostics, read, plan: p, result, built }
 }

@@ -10,6 +10,8 @@ const SKIP = new Set(['node_modules', '.git'])
 export interface TreeResult {
   specs: ChallengeSpec[]
   diagnostics: Diagnostic[]
+  /** Each challenge's folder (absolute), by key. */
+  dirs: Map<string, string>
 }
 
 /** The challenge file in `dir`, if any. */
@@ -40,6 +42,7 @@ export function findChallengeDirs(root: string): string[] {
 export function readTree(root: string, base = process.cwd()): TreeResult {
   const specs: ChallengeSpec[] = []
   const diagnostics: Diagnostic[] = []
+  const dirs = new Map<string, string>()
   for (const dir of findChallengeDirs(root)) {
     const file = challengeFile(dir)!
     const rel = relative(root, dir).split(sep).join('/')
@@ -51,7 +54,10 @@ export function readTree(root: string, base = process.cwd()): TreeResult {
       folderCategory: parent || null,
     })
     diagnostics.push(...result.diagnostics)
-    if (result.spec) specs.push(result.spec)
+    if (result.spec) {
+      specs.push(result.spec)
+      dirs.set(result.spec.key, dir)
+    }
   }
-  return { specs, diagnostics }
+  return { specs, diagnostics, dirs }
 }

@@ -3,6 +3,7 @@ import type { Agent } from '../../server/test/helpers/agent.ts'
 import type { TestApp } from '../../server/test/helpers/app.ts'
 import { resolveAttachment } from '../src/attachment.ts'
 import type { ChallengeSpec } from '../src/challenge-yml/spec.ts'
+import { main } from '../src/main.ts'
 import { attachmentUrl, type DesiredChallenge, toUpdateModel } from '../src/plan.ts'
 import type { ServerChallenge } from '../src/server-model.ts'
 
@@ -76,4 +77,16 @@ export async function listeningAsAdmin(
     return fetch(input, { ...init, headers })
   }
   return { admin, url, asAdmin }
+}
+
+/** Runs the command line in process; what it printed, and its exit status. */
+export async function runCli(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  fetchFn?: typeof fetch,
+) {
+  const out: string[] = []
+  const err: string[] = []
+  const code = await main(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), fetch: fetchFn })
+  return { code, out: out.join('\n'), err: err.join('\n') }
 }

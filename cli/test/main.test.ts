@@ -7,21 +7,14 @@ import { createGame } from '../../server/test/factories.ts'
 import type { Agent } from '../../server/test/helpers/agent.ts'
 import { createTestApp, type TestApp } from '../../server/test/helpers/app.ts'
 import { resolveAttachment } from '../src/attachment.ts'
-import { EXIT, main } from '../src/main.ts'
+import { EXIT } from '../src/main.ts'
 import { toUpdateModel } from '../src/plan.ts'
 import { readTree } from '../src/tree.ts'
-import { listeningAsAdmin } from './factories.ts'
+import { listeningAsAdmin, runCli as run } from './factories.ts'
 
 const FIXTURES = join(import.meta.dirname, 'fixtures')
 
 /** Runs the command line and collects what it prints. */
-async function run(argv: string[], env: Record<string, string | undefined>, fetchFn?: typeof fetch) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await main(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), fetch: fetchFn })
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
-
 const ENV = { PENNANT_URL: 'http://127.0.0.1:9', PENNANT_TOKEN: 'x' }
 
 describe('pennant challenges plan: arguments and files', () => {

@@ -28,6 +28,7 @@ import { ctftimeRoutes } from './modules/ctftime/ctftime.routes.ts'
 import { editChallengeRoutes } from './modules/edit/challenges.routes.ts'
 import { editFolderRoutes } from './modules/edit/folder.routes.ts'
 import { editGameRoutes } from './modules/edit/games.routes.ts'
+import { editImageRoutes } from './modules/edit/images.routes.ts'
 import { editNoticeRoutes } from './modules/edit/notices.routes.ts'
 import { featureRoutes } from './modules/features/features.routes.ts'
 import { freezeRoutes } from './modules/freeze/freeze.routes.ts'
@@ -165,6 +166,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(editGameRoutes, { prefix: '/api/edit' })
   await app.register(editChallengeRoutes, { prefix: '/api/edit' })
   await app.register(editFolderRoutes, { prefix: '/api/edit' })
+  await app.register(editImageRoutes, { prefix: '/api/edit' })
   await app.register(editNoticeRoutes, { prefix: '/api/edit' })
   await app.register(editPostRoutes, { prefix: '/api/edit' })
   await app.register(participationRoutes, { prefix: '/api' })

@@ -38,6 +38,12 @@ describe('containers switched off', () => {
       isolation: null,
     })
     expect((await admin.get('/api/admin/instances')).json()).toEqual({ data: [], length: 0, total: 0 })
+    const build = await admin.upload('POST', '/api/edit/images?tag=pennant-test-x:1', {
+      bytes: Buffer.alloc(1024),
+      name: 'context.tar',
+      type: 'application/x-tar',
+    })
+    expect(build.json()).toEqual({ title: expect.stringMatching(/not configured/), status: 400 })
   })
 })
 
@@ -59,6 +65,7 @@ describe('who may call the container routes', () => {
       ['GET', '/api/admin/instances', 'admin'],
       ['DELETE', `/api/admin/instances/${guid}`, 'admin'],
       ['GET', '/api/ext/containers/status', 'admin'],
+      ['POST', '/api/edit/images?tag=pennant-test-x:1', 'admin'],
     ]
     for (const [method, url, level] of routes) {
       const call = (agent: Agent) => agent.request({ method: method as 'GET', url })

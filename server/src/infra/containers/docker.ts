@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto'
 import type Docker from 'dockerode'
 import {
+  buildImage,
   createIfMissing,
   createImagePorts,
   faultMessage,
@@ -243,6 +244,7 @@ export function createDockerBackend(deps: {
 
     isolation,
 
+    build: (context, tag) => buildImage(docker, context, tag),
     async close() {},
   }
 }

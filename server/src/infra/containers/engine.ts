@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { Readable } from 'node:stream'
 import Docker from 'dockerode'
 import { ContainerError } from './index.ts'
 import { bridgeName } from './isolation.ts'
@@ -89,6 +90,60 @@ export async function pullImage(docker: Docker, image: string): Promise<void> {
       },
     )
   })
+}
+
+/** What a build left: the image's id and the build output's last lines (the engine's words). */
+export interface BuiltImage {
+  id: string
+  log: string[]
+}
+
+/**
+ * Builds `tag` on the engine from a build context (a tar archive with a `Dockerfile` at its top),
+ * following the output to its end. A failed step rejects with {@link ContainerError}
+ * (`StartFailed`, the engine's message and the lines before it), an absent engine with
+ * `Unreachable`.
+ */
+export async function buildImage(
+  docker: Docker,
+  context: Buffer,
+  tag: string,
+  keepLines = 40,
+): Promise<BuiltImage> {
+  const lines: string[] = []
+  const keep = (text: string) => {
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue
+      lines.push(line.trimEnd())
+      if (lines.length > keepLines) lines.shift()
+    }
+  }
+  let id = ''
+  try {
+    const stream = await docker.buildImage(Readable.from([context]), { t: tag, rm: true, forcerm: true })
+    await new Promise<void>((resolve, reject) => {
+      docker.modem.followProgress(
+        stream,
+        (err: Error | null) => (err ? reject(err) : resolve()),
+        (event: { stream?: string; error?: string; aux?: { ID?: string } }) => {
+          if (event.stream) keep(event.stream)
+          if (event.aux?.ID) id = event.aux.ID
+          if (event.error) {
+            keep(event.error)
+            reject(new Error(event.error))
+          }
+        },
+      )
+    })
+  } catch (err) {
+    if (isUnreachable(err)) throw toContainerError(err, 'building the image')
+    throw new ContainerError(
+      'StartFailed',
+      [...lines, faultMessage(err)].filter((l, i, a) => a.indexOf(l) === i).join('\n'),
+    )
+  }
+  if (!id) id = String((await docker.getImage(tag).inspect()).Id ?? '')
+  return { id, log: lines }
 }
 
 /**

@@ -104,6 +104,11 @@ export interface ContainerBackend {
   /** Every container carrying all of these labels. */
   list(labels: Record<string, string>): Promise<ListedContainer[]>
   info(): Promise<BackendInfo>
+  /**
+   * Builds an image from a build context (a tar archive, `Dockerfile` at its top) on the engine
+   * this backend talks to (with Swarm: the manager's; other nodes need it from a registry).
+   */
+  build(context: Buffer, tag: string): Promise<{ id: string; log: string[] }>
   /** The firewall that keeps containers off the host and private networks (see isolation.ts). */
   readonly isolation: Isolation
   close(): Promise<void>

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto'
 import type Docker from 'dockerode'
 import { DROPPED_CAPABILITIES } from './docker.ts'
 import {
+  buildImage,
   createIfMissing,
   createImagePorts,
   faultMessage,
@@ -321,6 +322,7 @@ export function createSwarmBackend(deps: {
 
     isolation,
 
+    build: (context, tag) => buildImage(docker, context, tag),
     async close() {},
   }
 }
