@@ -13,6 +13,7 @@ import { serializerFactory } from './http/serialization.ts'
 import './http/types.ts'
 import { AppError } from './http/errors.ts'
 import { createValidatorCompiler, findUnstorable } from './http/validation.ts'
+import { type Clock, systemClock } from './infra/clock/index.ts'
 import type { Infra } from './infra/index.ts'
 import { accountRoutes } from './modules/account/account.routes.ts'
 import { adminConfigRoutes } from './modules/admin/config.routes.ts'
@@ -65,11 +66,14 @@ export interface AppDeps {
   hubTimings?: Partial<HubTimings>
   /** Shorter webhook retries and timeouts (tests). */
   webhookTimings?: Partial<WebhookTimings>
+  /** The time game rules and jobs go by (tests move an adjustable one); the wall clock by default. */
+  clock?: Clock
 }
 
 /** Builds the whole HTTP application from its dependencies; tests build it the same way. */
 export async function buildApp(deps: AppDeps) {
   const { config, database, infra } = deps
+  const clock = deps.clock ?? systemClock
   const eager = deps.compileSchemasEagerly ?? false
   const app = Fastify({
     ...(deps.loggerInstance
@@ -115,6 +119,7 @@ export async function buildApp(deps: AppDeps) {
     log: app.log,
     metrics,
     webhookTimings: deps.webhookTimings,
+    clock,
   })
   await services.settings.reload()
   await services.captures.prepare()
@@ -122,7 +127,7 @@ export async function buildApp(deps: AppDeps) {
     app.log.warn(
       'CONTAINER_TRAFFIC_CAPTURE is on, but only proxied connections are captured: set CONTAINER_PORT_MAPPING=PlatformProxy',
     )
-  app.decorate('deps', { config, db: database.db, infra, services })
+  app.decorate('deps', { config, db: database.db, infra, services, clock })
 
   await app.register(cookie)
   await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024, files: 20 } })

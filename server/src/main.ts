@@ -79,7 +79,13 @@ async function main() {
     app.log.warn(
       `PUBLIC_URL is not set: mailed links point to ${config.localUrl}${config.publicHosts.length ? ` (or one of PUBLIC_HOSTS when the request names it)` : ''}. Set PUBLIC_URL in production.`,
     )
-  const jobs = startJobs({ services: app.deps.services, config, leases: infra.leases, log: app.log })
+  const jobs = startJobs({
+    services: app.deps.services,
+    config,
+    leases: infra.leases,
+    log: app.log,
+    clock: app.deps.clock,
+  })
 
   const sockets = trackSockets(app)
   let closing = false

@@ -8,6 +8,7 @@ import { type Coding, compress } from '../../http/compression.ts'
 import { hashTag } from '../../http/conditional.ts'
 import { ChallengeCategoryValues, nameOf } from '../../http/enums.ts'
 import type { Bus } from '../../infra/bus/index.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { frozenSince, seesThroughFreeze } from '../freeze/freeze.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
@@ -110,6 +111,8 @@ export interface BoardView {
  */
 export function createScoreboardService(deps: {
   db: Db
+  /** Decides the game's phase, the freeze and the dynamic scores' "now"; rebuild delays stay real. */
+  clock: Clock
   delayMs?: number
   slabMinBytes?: number
   /** Hears each new board's tag (the user hub tells players to fetch it). */
@@ -135,6 +138,7 @@ export function createScoreboardService(deps: {
         revealAt: s.revealAt === null ? null : new Date(s.revealAt),
       },
       freezeOn(),
+      deps.clock.now(),
     )
 
   /**
@@ -155,7 +159,7 @@ export function createScoreboardService(deps: {
     }
   > {
     const game = await requireGame(db, gameId)
-    const now = Date.now()
+    const now = deps.clock.now()
     const scheduled = deps.scheduled?.() ?? false
     const base = {
       bloodBonus: game.bloodBonus,
@@ -280,7 +284,7 @@ export function createScoreboardService(deps: {
     previous?: string,
   ): BoardEntry {
     const started = process.cpuUsage()
-    const now = Date.now()
+    const now = deps.clock.now()
     let slab: Slab | null = null
     const bytes = live.toBytes(now, (size) => {
       const taken = take(slabs, size)
@@ -461,7 +465,7 @@ export function createScoreboardService(deps: {
     const ready = games.get(gameId)
     const due =
       ready &&
-      ((ready.reloadAt !== null && Date.now() >= ready.reloadAt) ||
+      ((ready.reloadAt !== null && deps.clock.now() >= ready.reloadAt) ||
         ready.scheduled !== (deps.scheduled?.() ?? false))
     if (ready && !due) return ready
     let pending = loading.get(gameId)
