@@ -13,7 +13,7 @@ import { serializerFactory } from './http/serialization.ts'
 import './http/types.ts'
 import { AppError } from './http/errors.ts'
 import { createValidatorCompiler, findUnstorable } from './http/validation.ts'
-import { type Clock, systemClock } from './infra/clock/index.ts'
+import { type AdjustableClock, type Clock, systemClock } from './infra/clock/index.ts'
 import type { Infra } from './infra/index.ts'
 import { accountRoutes } from './modules/account/account.routes.ts'
 import { adminConfigRoutes } from './modules/admin/config.routes.ts'
@@ -42,6 +42,7 @@ import { logRoutes } from './modules/logs/logs.routes.ts'
 import { oidcAdminRoutes, oidcRoutes } from './modules/oidc/oidc.routes.ts'
 import { createMetrics } from './modules/ops/metrics.ts'
 import { opsRoutes } from './modules/ops/ops.routes.ts'
+import { testClockRoutes } from './modules/ops/test-clock.routes.ts'
 import { editPostRoutes } from './modules/posts/posts.edit.routes.ts'
 import { postsRoutes } from './modules/posts/posts.routes.ts'
 import { proxyRoutes } from './modules/proxy/proxy.routes.ts'
@@ -68,12 +69,14 @@ export interface AppDeps {
   webhookTimings?: Partial<WebhookTimings>
   /** The time game rules and jobs go by (tests move an adjustable one); the wall clock by default. */
   clock?: Clock
+  /** PENNANT_TEST_CLOCK=1 only: this clock, which admins move with `POST /api/ext/test/clock`. */
+  testClock?: AdjustableClock
 }
 
 /** Builds the whole HTTP application from its dependencies; tests build it the same way. */
 export async function buildApp(deps: AppDeps) {
   const { config, database, infra } = deps
-  const clock = deps.clock ?? systemClock
+  const clock = deps.testClock ?? deps.clock ?? systemClock
   const eager = deps.compileSchemasEagerly ?? false
   const app = Fastify({
     ...(deps.loggerInstance
@@ -190,6 +193,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(oidcAdminRoutes, { prefix: '/api/ext' })
   await app.register(transferRoutes, { prefix: '/api/ext' })
   await app.register(webhookRoutes, { prefix: '/api/ext/admin/webhooks' })
+  if (deps.testClock) await app.register(testClockRoutes, { prefix: '/api/ext', clock: deps.testClock })
 
   app.get('/openapi/v1.json', { schema: { hide: true } }, async () => app.swagger())
   // One webhook sender per server (they share the queue safely; see webhook-queue.ts).

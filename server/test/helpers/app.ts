@@ -26,7 +26,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  deps: Pick<AppDeps, 'webhookTimings'> = {},
+  deps: Pick<AppDeps, 'webhookTimings' | 'testClock'> = {},
   /** Where its database is: see `createTestDatabase` (a fresh one on TEST_DATABASE_URL by default). */
   database: Parameters<typeof createTestDatabase>[0] = {},
 ): Promise<TestApp> {
@@ -42,7 +42,7 @@ export async function createTestApp(
   })
   const db = await createTestDatabase(database)
   const infra = await createInfra(config)
-  const clock = createAdjustableClock()
+  const clock = deps.testClock ?? createAdjustableClock()
   const app = await buildApp({ config, database: db, infra, logger: false, clock, ...deps })
   await app.ready()
   return {
