@@ -12,7 +12,8 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const settle = () => new Promise((r) => setTimeout(r, 60))
+/** Past the longest coalescing wait (800 ms): the rebuild of the solves so far runs now. */
+const settle = () => t.clock.advance(800)
 
 describe('loading a board', () => {
   it('keeps a solve judged while the board was being read from the database', async () => {

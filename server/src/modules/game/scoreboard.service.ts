@@ -8,7 +8,7 @@ import { type Coding, compress } from '../../http/compression.ts'
 import { hashTag } from '../../http/conditional.ts'
 import { ChallengeCategoryValues, nameOf } from '../../http/enums.ts'
 import type { Bus } from '../../infra/bus/index.ts'
-import type { Clock } from '../../infra/clock/index.ts'
+import type { Clock, ClockTimer } from '../../infra/clock/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { frozenSince, seesThroughFreeze } from '../freeze/freeze.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
@@ -60,7 +60,7 @@ interface GameState {
   entry: BoardEntry
   slabs: Slab[]
   /** A rebuild is scheduled (bursts of solves coalesce into it). */
-  timer: NodeJS.Timeout | null
+  timer: ClockTimer | null
   /** Something other than a solve changed: reload the inputs from the database. */
   stale: boolean
   /**
@@ -111,7 +111,7 @@ export interface BoardView {
  */
 export function createScoreboardService(deps: {
   db: Db
-  /** Decides the game's phase, the freeze and the dynamic scores' "now"; rebuild delays stay real. */
+  /** The game's phase, the freeze, the board's time, and when a coalesced rebuild runs. */
   clock: Clock
   delayMs?: number
   slabMinBytes?: number
@@ -446,7 +446,7 @@ export function createScoreboardService(deps: {
     // last one took keeps them to a sixth of the event loop whatever the number of solves (so
     // the cost per solve stays flat), and a solve still shows within a second.
     const wait = Math.min(800, Math.max(delayMs, lastRenderMs * 5))
-    state.timer = setTimeout(() => {
+    state.timer = deps.clock.setTimeout(() => {
       state.timer = null
       const started = performance.now()
       const rebuild = state.stale
@@ -457,8 +457,7 @@ export function createScoreboardService(deps: {
           })
       state.stale = false
       rebuild.catch(() => games.delete(gameId))
-    }, wait)
-    state.timer.unref()
+    }, wait).unref()
   }
 
   async function stateOf(gameId: number): Promise<GameState> {
@@ -532,7 +531,7 @@ export function createScoreboardService(deps: {
     /** Drops a game's board; the next read builds it afresh (game edits: visibility, times). */
     forget(gameId: number) {
       const state = games.get(gameId)
-      if (state?.timer) clearTimeout(state.timer)
+      state?.timer?.clear()
       games.delete(gameId)
     },
 
@@ -542,12 +541,12 @@ export function createScoreboardService(deps: {
      */
     async reload(gameId: number): Promise<void> {
       const state = games.get(gameId)
-      if (state?.timer) clearTimeout(state.timer)
+      state?.timer?.clear()
       await load(gameId)
     },
 
     close() {
-      for (const s of games.values()) if (s.timer) clearTimeout(s.timer)
+      for (const s of games.values()) s.timer?.clear()
       games.clear()
     },
   }
