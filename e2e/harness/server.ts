@@ -143,6 +143,7 @@ export async function startServer(options: ServerOptions) {
       await stop()
       throw new Error(`the server did not answer ${url}/healthz in time:\n${tail(options.logFile)}`)
     }
+    // real wait: polling a starting server process for /healthz
     await new Promise((resolve) => setTimeout(resolve, 150))
   }
   return { url, port, pid: child.pid, stop }

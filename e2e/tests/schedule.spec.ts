@@ -175,6 +175,7 @@ test('the big screen shows the ranking, the chart and the bloods at projector si
       ]) {
         await page.setViewportSize(size)
         await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
+        // real wait: the browser lays out the new viewport before the screenshot
         await page.waitForTimeout(300)
         await screenshot(page, 'bigscreen')
         expect(await seriousFindings(page), `${scheme} ${size.width}`).toEqual([])

@@ -379,6 +379,7 @@ describe('the wire', () => {
     alive.serverTimeoutInMilliseconds = 1000
     alive.keepAliveIntervalInMilliseconds = 200
     await joined(alive, 'user', `Game_${game.id}`, 0)
+    // real wait: SignalR keep-alive pings over a real socket (the client library's timers)
     await new Promise((r) => setTimeout(r, 1500))
     expect(alive.state).toBe(HubConnectionState.Connected)
 
