@@ -21,7 +21,8 @@ async function main() {
   const faults = process.env.PENNANT_FAULT_INJECTION === '1'
   // The end-to-end suite moves the server's clock forward instead of waiting (same rule: tests only).
   const testClock = process.env.PENNANT_TEST_CLOCK === '1' ? createAdjustableClock() : undefined
-  if (testClock) logger.warn('PENNANT_TEST_CLOCK is on: admins can move this server\'s clock forward (tests only)')
+  if (testClock)
+    logger.warn("PENNANT_TEST_CLOCK is on: admins can move this server's clock forward (tests only)")
   // Before anything writes there: DATA_DIR holds the database, uploads and captures.
   const narrowed = await secureDataDir(config.dataDir, (msg) => logger.warn(msg))
   if (narrowed) logger.info(`made ${narrowed} files and folders under DATA_DIR readable by this user only`)

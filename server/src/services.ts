@@ -88,7 +88,14 @@ export function createServices(deps: {
   const freezeOn = () => settings.isOn('freeze')
   const scheduled = () => settings.isOn('scheduledRelease')
   const notices = createNoticeService({ db, clock, bus, freezeOn })
-  const scoreboard = createScoreboardService({ db, clock, bus, freezeOn, scheduled, observe: metrics?.rebuilt })
+  const scoreboard = createScoreboardService({
+    db,
+    clock,
+    bus,
+    freezeOn,
+    scheduled,
+    observe: metrics?.rebuilt,
+  })
   const playContext = createPlayContext({ db, clock })
   const verdicts = createVerdictMemo()
   // Every server keeps these in memory, so what changes them travels on the bus: with Redis the

@@ -52,21 +52,23 @@ export function startJobs(deps: {
   let stopped = false
   const timers = jobs.map((job) => {
     let running = false
-    return clock.setInterval(() => {
-      if (running || stopped) return
-      running = true
-      leases
-        .hold(job.name)
-        .then(async (mine) => {
-          if (!mine || stopped) return
-          log.debug({ job: job.name }, 'job ran')
-          await job.run()
-        })
-        .catch((err: unknown) => log.warn({ err, job: job.name }, 'job failed'))
-        .finally(() => {
-          running = false
-        })
-    }, job.everyMs).unref()
+    return clock
+      .setInterval(() => {
+        if (running || stopped) return
+        running = true
+        leases
+          .hold(job.name)
+          .then(async (mine) => {
+            if (!mine || stopped) return
+            log.debug({ job: job.name }, 'job ran')
+            await job.run()
+          })
+          .catch((err: unknown) => log.warn({ err, job: job.name }, 'job failed'))
+          .finally(() => {
+            running = false
+          })
+      }, job.everyMs)
+      .unref()
   })
   return {
     stop() {

@@ -50,7 +50,12 @@ describe('scoreboard buffers', () => {
     const c = await staticChallenge(admin, game.id, 'flag{buf}')
     const players = [await acceptedPlayer(t.app, admin, game.id), await acceptedPlayer(t.app, admin, game.id)]
     // Every board counts as big here, so every rebuild goes through the reused buffers.
-    const boards = createScoreboardService({ db: t.app.deps.db, clock: t.app.deps.clock, delayMs: 10, slabMinBytes: 0 })
+    const boards = createScoreboardService({
+      db: t.app.deps.db,
+      clock: t.app.deps.clock,
+      delayMs: 10,
+      slabMinBytes: 0,
+    })
     try {
       await boards.get(game.id)
       const { participations } = await import('../../src/db/schema.ts')

@@ -183,7 +183,11 @@ export function createEditGameService(deps: {
     async reveal(id: number, frozen: (game: GameRow) => boolean) {
       const game = await requireGame(db, id)
       if (!frozen(game)) throw fail('Game_NotFrozen')
-      const [row] = await db.update(games).set({ revealAt: deps.clock.date() }).where(eq(games.id, id)).returning()
+      const [row] = await db
+        .update(games)
+        .set({ revealAt: deps.clock.date() })
+        .where(eq(games.id, id))
+        .returning()
       deps.onChanged?.(id)
       return presentGame(row!)
     },

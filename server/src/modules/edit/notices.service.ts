@@ -57,7 +57,8 @@ export function createNoticeService(deps: {
      * in the notice ids. The reveal posts the bloods held back (`postHeldBloods`).
      */
     async postBlood(gameId: number, type: NoticeTypeName, values: string[]): Promise<GameNotice | null> {
-      if (deps.freezeOn?.() && frozenSince(await requireGame(db, gameId), true, deps.clock.now()) !== null) return null
+      if (deps.freezeOn?.() && frozenSince(await requireGame(db, gameId), true, deps.clock.now()) !== null)
+        return null
       return this.post(gameId, type, values)
     },
 

@@ -67,7 +67,10 @@ export const freezeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       if (!settings.isOn('freeze')) throw fail('Game_NotFrozen')
-      const game = await editGames.reveal(request.params.id, (g) => frozenSince(g, true, app.deps.clock.now()) !== null)
+      const game = await editGames.reveal(
+        request.params.id,
+        (g) => frozenSince(g, true, app.deps.clock.now()) !== null,
+      )
       // The true board rebuilt now (the hub tells players), and the bloods held back posted.
       await freeze.revealed(game.id, game.revealAt!)
       audit.action(

@@ -146,7 +146,8 @@ export function createPlayService(deps: {
         .select()
         .from(challenges)
         .where(and(eq(challenges.id, challengeId), eq(challenges.gameId, gameId)))
-      if (!c?.isEnabled || (scheduled() && !hasOpened(c, deps.clock.now()))) throw fail('Game_ChallengeNotFound')
+      if (!c?.isEnabled || (scheduled() && !hasOpened(c, deps.clock.now())))
+        throw fail('Game_ChallengeNotFound')
       const instance = await loadInstance(db, game, c, participation)
       const [container] = instance.containerId
         ? await db.select().from(containers).where(eq(containers.id, instance.containerId))

@@ -446,18 +446,20 @@ export function createScoreboardService(deps: {
     // last one took keeps them to a sixth of the event loop whatever the number of solves (so
     // the cost per solve stays flat), and a solve still shows within a second.
     const wait = Math.min(800, Math.max(delayMs, lastRenderMs * 5))
-    state.timer = deps.clock.setTimeout(() => {
-      state.timer = null
-      const started = performance.now()
-      const rebuild = state.stale
-        ? load(gameId)
-        : Promise.resolve(rerender(gameId, state)).then((s) => {
-            deps.observe?.('incremental', (performance.now() - started) / 1000)
-            return s
-          })
-      state.stale = false
-      rebuild.catch(() => games.delete(gameId))
-    }, wait).unref()
+    state.timer = deps.clock
+      .setTimeout(() => {
+        state.timer = null
+        const started = performance.now()
+        const rebuild = state.stale
+          ? load(gameId)
+          : Promise.resolve(rerender(gameId, state)).then((s) => {
+              deps.observe?.('incremental', (performance.now() - started) / 1000)
+              return s
+            })
+        state.stale = false
+        rebuild.catch(() => games.delete(gameId))
+      }, wait)
+      .unref()
   }
 
   async function stateOf(gameId: number): Promise<GameState> {

@@ -23,7 +23,9 @@ export function createWriteupService(deps: { db: Db; blobs: BlobService; clock: 
   const { db, blobs, clock } = deps
   return {
     async info(actor: SessionUser, gameId: number) {
-      const { game, participation } = await requirePlaying(db, actor, gameId, clock.now(), { allowEnded: true })
+      const { game, participation } = await requirePlaying(db, actor, gameId, clock.now(), {
+        allowEnded: true,
+      })
       const [file] = participation.writeupHash
         ? await db.select().from(files).where(eq(files.hash, participation.writeupHash))
         : []
@@ -47,7 +49,9 @@ export function createWriteupService(deps: { db: Db; blobs: BlobService; clock: 
         upload.bytes.subarray(0, 5).toString('latin1') === '%PDF-'
       if (!isPdf) throw fail('File_PdfOnly')
       const now = clock.date()
-      const { game, participation } = await requirePlaying(db, actor, gameId, now.getTime(), { allowEnded: true })
+      const { game, participation } = await requirePlaying(db, actor, gameId, now.getTime(), {
+        allowEnded: true,
+      })
       if (!game.writeupRequired) throw fail('Game_WriteupNotNeeded')
       if (now.getTime() > game.writeupDeadline.getTime()) throw fail('Game_DeadlineExpired')
       const file = await blobs.store(
