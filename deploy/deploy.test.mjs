@@ -23,6 +23,7 @@ const image = 'pennant:deploy-test'
 const RS = '\x1e'
 const started = Date.now()
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`
+// real wait: the deployment's real containers, requests paced around a real stop
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 let passed = 0
@@ -150,6 +151,7 @@ async function until(what, fn, timeoutMs) {
     } catch (err) {
       last = err
     }
+    // real wait: polling the stack as it comes up
     await sleep(250)
   }
   throw new Error(`${what}: not within ${secs(timeoutMs)}${last ? ` (${last.message})` : ''}`)
@@ -316,9 +318,11 @@ async function main() {
         } catch (err) {
           failures.push(String(err.cause?.code ?? err))
         }
+        // real wait: pacing the requests sent while a real container stops
         await sleep(20)
       }
     })()
+    // real wait: the load is under way before the stop
     await sleep(500)
     const id = container('pennant-1')
     const before = answered
@@ -326,6 +330,7 @@ async function main() {
     await dcAsync('stop', '-t', '30', 'pennant-1')
     const stoppedIn = Date.now() - t
     const during = answered - before
+    // real wait: requests go on after the real stop
     await sleep(1000)
     stop = true
     await load

@@ -1,4 +1,4 @@
-/** The ceiling: bare Fastify sending the same bytes, measured with the same load in the same run. */
+/** The baseline for scoreboard reads: bare Fastify sending the same bytes, with the same load, taking turns with the server in the same run. */
 import { readFileSync } from 'node:fs'
 import Fastify from 'fastify'
 

@@ -14,6 +14,7 @@ import type pg from 'pg'
 import { buildChallengeImage } from '../../server/test/helpers/challenge-image.ts'
 import { correctFlagSubmits, type LoadResult, load } from './load.ts'
 import type { Seeded } from './seed.ts'
+import { median } from './stats.ts'
 
 const run = promisify(execFile)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -205,11 +206,6 @@ function engineCpus(): string {
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
-const median = (xs: number[]) =>
-  quantile(
-    [...xs].sort((a, b) => a - b),
-    0.5,
-  )
 const ms = (x: number) => `${x.toFixed(0)} ms`
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)

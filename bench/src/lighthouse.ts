@@ -26,6 +26,7 @@ import { startNginx } from '../../server/test/scaleout/cluster.ts'
 import { setUp } from './demo-world.ts'
 import { lcpTimeline } from './lcp-timeline.ts'
 import { waitFor } from './server-process.ts'
+import { median } from './stats.ts'
 
 const args = process.argv.slice(2)
 const runs = Number(args[args.indexOf('--runs') + 1]) || (args.includes('--runs') ? 1 : 3)
@@ -70,8 +71,6 @@ async function useCookies(port: number, cookies: { name: string; value: string; 
   if (cookies.length) await send('Storage.setCookies', { cookies })
   socket.close()
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 async function main() {
   say('building the web client if needed…')

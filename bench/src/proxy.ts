@@ -13,6 +13,7 @@ import WebSocket from 'ws'
 import { correctFlagSubmits, type LoadResult, load } from './load.ts'
 import { clientsApart, interactiveClients, openWs } from './proxy-clients.ts'
 import type { Seeded } from './seed.ts'
+import { median } from './stats.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const MiB = 1024 * 1024
@@ -114,7 +115,6 @@ function startTunnel(root: string, url: string) {
 }
 
 const mbps = (bytes: number, ms: number) => (bytes * 2) / MiB / (ms / 1000)
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
 
 export async function proxyBench(ctx: {
   port: number

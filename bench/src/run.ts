@@ -38,10 +38,11 @@ import {
   removeEverything,
 } from './containers.ts'
 import { hubBench } from './hubs.ts'
-import { fmt, load } from './load.ts'
+import { fmt, type LoadResult, load } from './load.ts'
 import { proxyBench } from './proxy.ts'
 import { type Queryable, seed } from './seed.ts'
 import { waitFor } from './server-process.ts'
+import { median } from './stats.ts'
 import {
   backendCpu,
   cpuSeconds,
@@ -308,13 +309,9 @@ async function main() {
       return
     }
 
-    // 1. Scoreboard reads, then the same bytes from bare Fastify as the ceiling.
-    const reads = await load({
-      port: PORT,
-      concurrency: 32,
-      seconds: opts.seconds,
-      next: () => ({ method: 'GET', path: boardPath }),
-    })
+    // 1. Scoreboard reads, against bare Fastify sending the same bytes with the same load: a
+    // baseline, not a ceiling (the server can beat it; on a shared machine the two differ by
+    // noise). They take turns, two rounds each, so a neighbour's burst does not land on one alone.
     const bytesFile = path.join(dataDir, 'board.json')
     writeFileSync(bytesFile, boardBytes)
     const bare = spawn(
@@ -327,13 +324,29 @@ async function main() {
     )
     children.push(bare)
     await waitFor(`http://127.0.0.1:${BARE_PORT}/board`, bare)
-    const ceiling = await load({
-      port: BARE_PORT,
-      concurrency: 32,
-      seconds: opts.seconds,
-      next: () => ({ method: 'GET', path: '/board' }),
-    })
+    const readRounds: LoadResult[] = []
+    const bareRounds: LoadResult[] = []
+    for (let round = 0; round < 2; round++) {
+      readRounds.push(
+        await load({
+          port: PORT,
+          concurrency: 32,
+          seconds: opts.seconds / 2,
+          next: () => ({ method: 'GET', path: boardPath }),
+        }),
+      )
+      bareRounds.push(
+        await load({
+          port: BARE_PORT,
+          concurrency: 32,
+          seconds: opts.seconds / 2,
+          next: () => ({ method: 'GET', path: '/board' }),
+        }),
+      )
+    }
     bare.kill()
+    const rate = (rounds: LoadResult[]) =>
+      rounds.reduce((n, r) => n + r.requests, 0) / rounds.reduce((t, r) => t + r.seconds, 0)
 
     // 2. Time from an accepted flag to the scoreboard showing it.
     const headers = (token: string) => ({
@@ -372,8 +385,12 @@ async function main() {
     }
     visible.sort((a, b) => a - b)
 
-    // 3. Correct flags as fast as they are accepted; CPU of the server until all are judged.
+    // 3. Correct flags as fast as they are accepted; CPU of the server until all are judged,
+    // per solve the phase added (an HTTP 200 is a recorded submission, not yet a solve).
     let cursor = 0
+    const acceptedNow = async (): Promise<number> =>
+      (await client.query(`select count(*)::int n from submissions where status = 'Accepted'`)).rows[0].n
+    const solvesBefore = await acceptedNow()
     const cpuBefore = serversCpu()
     const submits = await load({
       port: PORT,
@@ -404,22 +421,26 @@ async function main() {
     }
     const judgeTail = Date.now() - judgeStart
     const cpuUsed = serversCpu() - cpuBefore
-    const accepted = submits.statuses[200] ?? 0
-    const total = (await client.query(`select count(*)::int n from submissions where status = 'Accepted'`))
-      .rows[0].n
+    const recorded = submits.statuses[200] ?? 0
+    const total = await acceptedNow()
+    const solved = total - solvesBefore
     await client.end()
 
+    const perRound = (rounds: LoadResult[]) => rounds.map((r) => r.perSecond.toFixed(0)).join(', ')
     say('')
-    say(`Scoreboard reads:        ${fmt(reads)}`)
-    say(`Bare Fastify ceiling:    ${fmt(ceiling)}`)
-    say(`  → ${((reads.perSecond / ceiling.perSecond) * 100).toFixed(0)}% of the ceiling (target ≥ 70%)`)
+    say(`Scoreboard reads:        ${rate(readRounds).toFixed(0)} req/s (rounds: ${perRound(readRounds)})`)
+    for (const r of readRounds) say(`  ${fmt(r)}`)
+    say(`Bare Fastify, same bytes: ${rate(bareRounds).toFixed(0)} req/s (rounds: ${perRound(bareRounds)})`)
+    say(
+      `  → reads at ${((rate(readRounds) / rate(bareRounds)) * 100).toFixed(0)}% of bare Fastify's rate, turns taken alternately (target ≥ 70%)`,
+    )
     say(`Correct-flag submits:    ${fmt(submits)}`)
     say(`  judging finished ${judgeTail} ms after the last submission`)
     say(
-      `Flag → scoreboard:       median ${visible[5]} ms, max ${visible.at(-1)} ms over 10 solves (target < 1000 ms)`,
+      `Flag → scoreboard:       median ${median(visible)} ms, max ${visible.at(-1)} ms over ${visible.length} solves (target < 1000 ms)`,
     )
     say(
-      `Server CPU per solve:    ${((cpuUsed / Math.max(1, accepted)) * 1000).toFixed(2)} ms (${cpuUsed.toFixed(1)} CPU-s for ${accepted} accepted; ${total} solves in total)`,
+      `Server CPU per solve:    ${((cpuUsed / Math.max(1, solved)) * 1000).toFixed(2)} ms (${cpuUsed.toFixed(1)} CPU-s for ${solved} solves judged in the phase, from ${recorded} submissions answered 200; ${total} solves in the game)`,
     )
   } finally {
     await nginx?.stop()

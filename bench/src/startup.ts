@@ -25,6 +25,7 @@ import pg from 'pg'
 import { openDatabase } from '../../server/src/db/index.ts'
 import { seed } from './seed.ts'
 import { serverEnv } from './server-process.ts'
+import { median } from './stats.ts'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {
@@ -103,8 +104,6 @@ async function startOnce(env: Record<string, string>, gameId: number) {
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)))
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 async function measure(label: string, env: Record<string, string>, gameId: number) {
   const results: { ms: number; cpu: number; early: number; rss: number }[] = []

@@ -110,4 +110,11 @@ export class AdminApi extends ApiClient {
     await this.put('/api/admin/config', { accountPolicy: { ...accountPolicy, ...change } })
     return accountPolicy
   }
+
+  /**
+   * Moves the server's clock `ms` forward (the harness starts servers with PENNANT_TEST_CLOCK=1):
+   * a container's turn, an opening or a freeze's reveal comes at once instead of after a wait.
+   */
+  advanceClock = (ms: number) =>
+    this.post<{ now: number; offsetMs: number }>('/api/ext/test/clock', { advanceMs: ms })
 }

@@ -126,6 +126,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
                 `within ${query.timeout ?? 10_000} ms; mails to that address:\n${seen.join('\n') || '  none'}`,
             )
           }
+          // real wait: polling the SMTP listener between looks
           await new Promise((resolve) => setTimeout(resolve, 100))
         }
       },

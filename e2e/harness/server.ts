@@ -95,6 +95,8 @@ export async function startServer(options: ServerOptions) {
     // The webhook spec's receiver listens on loopback, which webhooks may reach only when allowed.
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     PENNANT_E2E_PARENT_GUARD: '1',
+    // Tests move the server's clock forward instead of waiting (`AdminApi.advanceClock`).
+    PENNANT_TEST_CLOCK: '1',
     ...options.env,
   })
 
@@ -141,6 +143,7 @@ export async function startServer(options: ServerOptions) {
       await stop()
       throw new Error(`the server did not answer ${url}/healthz in time:\n${tail(options.logFile)}`)
     }
+    // real wait: polling a starting server process for /healthz
     await new Promise((resolve) => setTimeout(resolve, 150))
   }
   return { url, port, pid: child.pid, stop }

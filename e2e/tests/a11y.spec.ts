@@ -56,6 +56,7 @@ async function switchScheme(page: Page, scheme: Scheme) {
   )
   await page.locator(`html[data-mantine-color-scheme="${scheme}"]`).waitFor({ state: 'attached' })
   // Let transitions of colours end before contrast is measured.
+  // real wait: the browser's colour transitions run in real time before contrast is measured
   await page.waitForTimeout(50)
 }
 

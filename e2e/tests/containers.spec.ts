@@ -118,8 +118,6 @@ test('a team starts, reaches, extends and destroys its container; an admin destr
     const entryField = instance.getByRole('textbox', { name: 'Entry' })
     await expect(entryField).toHaveValue(/^[\w.-]+:\d+$/, { timeout: 30_000 })
     const entry = await entryField.inputValue()
-    // The start took the team's 10-second turn before the entry showed.
-    const startedBy = Date.now()
     const answer = await readEntry(entry)
     const [, flag] = answer.match(/^flag=(\S+) team=(\d+) pennant=(\S+)$/) ?? []
     expect(answer).toBe(`flag=${flag} team=${team.id} pennant=${flag}`)
@@ -140,8 +138,9 @@ test('a team starts, reaches, extends and destroys its container; an admin destr
     await expect(instance.getByRole('button', { name: 'Extend', exact: true })).toBeDisabled()
     await expect(instance).toContainText('Extend unlocks in the last 10 minutes')
 
-    // Destroy, after a confirmation (once the start's turn is over); the Start button is back.
-    await page.waitForTimeout(Math.max(0, startedBy + COOL_DOWN_MS + 500 - Date.now()))
+    // Destroy, after a confirmation (once the start's 10-second turn is over: the server's clock is
+    // moved past it); the Start button is back.
+    await adminApi.advanceClock(COOL_DOWN_MS)
     await instance.getByRole('button', { name: 'Destroy', exact: true }).click()
     await page
       .getByRole('dialog', { name: 'Destroy the instance?' })
@@ -149,7 +148,6 @@ test('a team starts, reaches, extends and destroys its container; an admin destr
       .click()
     await expect(toast(page, 'Instance destroyed').first()).toBeVisible()
     await expect(instance.getByRole('button', { name: 'Start instance' })).toBeVisible()
-    const destroyedAt = Date.now()
 
     // A second challenge's container, for the admin to find and destroy.
     const second = await openChallenge(page, game.id, bravo)
@@ -170,10 +168,8 @@ test('a team starts, reaches, extends and destroys its container; an admin destr
     await shootAll(admin, 'containers-instances')
 
     // Alpha again, once its cool-down is over.
-    await expect.poll(() => Date.now() - destroyedAt).toBeGreaterThan(COOL_DOWN_MS)
-    const again = await player.post<{ entry: string; startedAt: number }>(
-      `/api/game/${game.id}/container/${alpha.id}`,
-    )
+    await adminApi.advanceClock(COOL_DOWN_MS)
+    const again = await player.post<{ entry: string }>(`/api/game/${game.id}/container/${alpha.id}`)
     await admin.reload()
     await admin.getByRole('textbox', { name: 'Team' }).fill(team.name)
     await expect(rows).toHaveCount(2)
@@ -196,7 +192,7 @@ test('a team starts, reaches, extends and destroys its container; an admin destr
     // A solve destroys the running container. The solve's destroy must wait out the restart's turn.
     const solve = await openChallenge(page, game.id, alpha)
     await expect(solve.instance.getByRole('textbox', { name: 'Entry' })).toHaveValue(again.entry)
-    await page.waitForTimeout(Math.max(0, again.startedAt + COOL_DOWN_MS + 500 - Date.now()))
+    await adminApi.advanceClock(COOL_DOWN_MS)
     await solve.dialog.getByRole('textbox', { name: 'Flag' }).fill(flag!)
     await solve.dialog.getByRole('textbox', { name: 'Flag' }).press('Enter')
     await expect(toast(page, 'Correct!').first()).toBeVisible()

@@ -26,6 +26,7 @@ async function expectAccessible(page: Page) {
       ['mantine-color-scheme-value', scheme] as const,
     )
     await page.locator(`html[data-mantine-color-scheme="${scheme}"]`).waitFor({ state: 'attached' })
+    // real wait: the browser's colour transitions run in real time before the screenshot
     await page.waitForTimeout(300)
     await page.evaluate(AXE_SOURCE)
     const found = await page.evaluate(async () => {

@@ -125,8 +125,9 @@ test('the challenge dialog forwards a proxied instance through the local tunnel 
     await instance.getByRole('button', { name: 'Show the local address' }).click()
     await expect(entry).toHaveValue(local)
 
-    // Destroyed (after the server's 10-second turn): its local port leaves the pool.
-    await page.waitForTimeout(10_500)
+    // Destroyed (once the server's 10-second turn is over: its clock is moved past it), and its
+    // local port leaves the pool.
+    await admin.advanceClock(10_000)
     await instance.getByRole('button', { name: 'Destroy' }).click()
     await page
       .getByRole('dialog', { name: 'Destroy the instance?' })

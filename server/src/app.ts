@@ -13,6 +13,7 @@ import { serializerFactory } from './http/serialization.ts'
 import './http/types.ts'
 import { AppError } from './http/errors.ts'
 import { createValidatorCompiler, findUnstorable } from './http/validation.ts'
+import { type AdjustableClock, type Clock, systemClock } from './infra/clock/index.ts'
 import type { Infra } from './infra/index.ts'
 import { accountRoutes } from './modules/account/account.routes.ts'
 import { adminConfigRoutes } from './modules/admin/config.routes.ts'
@@ -43,6 +44,7 @@ import { logRoutes } from './modules/logs/logs.routes.ts'
 import { oidcAdminRoutes, oidcRoutes } from './modules/oidc/oidc.routes.ts'
 import { createMetrics } from './modules/ops/metrics.ts'
 import { opsRoutes } from './modules/ops/ops.routes.ts'
+import { testClockRoutes } from './modules/ops/test-clock.routes.ts'
 import { editPostRoutes } from './modules/posts/posts.edit.routes.ts'
 import { postsRoutes } from './modules/posts/posts.routes.ts'
 import { proxyRoutes } from './modules/proxy/proxy.routes.ts'
@@ -67,11 +69,16 @@ export interface AppDeps {
   hubTimings?: Partial<HubTimings>
   /** Shorter webhook retries and timeouts (tests). */
   webhookTimings?: Partial<WebhookTimings>
+  /** The time game rules and jobs go by (tests move an adjustable one); the wall clock by default. */
+  clock?: Clock
+  /** PENNANT_TEST_CLOCK=1 only: this clock, which admins move with `POST /api/ext/test/clock`. */
+  testClock?: AdjustableClock
 }
 
 /** Builds the whole HTTP application from its dependencies; tests build it the same way. */
 export async function buildApp(deps: AppDeps) {
   const { config, database, infra } = deps
+  const clock = deps.testClock ?? deps.clock ?? systemClock
   const eager = deps.compileSchemasEagerly ?? false
   const app = Fastify({
     ...(deps.loggerInstance
@@ -117,6 +124,7 @@ export async function buildApp(deps: AppDeps) {
     log: app.log,
     metrics,
     webhookTimings: deps.webhookTimings,
+    clock,
   })
   await services.settings.reload()
   await services.captures.prepare()
@@ -124,7 +132,7 @@ export async function buildApp(deps: AppDeps) {
     app.log.warn(
       'CONTAINER_TRAFFIC_CAPTURE is on, but only proxied connections are captured: set CONTAINER_PORT_MAPPING=PlatformProxy',
     )
-  app.decorate('deps', { config, db: database.db, infra, services })
+  app.decorate('deps', { config, db: database.db, infra, services, clock })
 
   await app.register(cookie)
   await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024, files: 20 } })
@@ -189,6 +197,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(oidcAdminRoutes, { prefix: '/api/ext' })
   await app.register(transferRoutes, { prefix: '/api/ext' })
   await app.register(webhookRoutes, { prefix: '/api/ext/admin/webhooks' })
+  if (deps.testClock) await app.register(testClockRoutes, { prefix: '/api/ext', clock: deps.testClock })
 
   app.get('/openapi/v1.json', { schema: { hide: true } }, async () => app.swagger())
   // One webhook sender per server (they share the queue safely; see webhook-queue.ts).

@@ -4,6 +4,7 @@ import { buildApp } from './app.ts'
 import { loadConfig } from './config/index.ts'
 import { openDatabase } from './db/index.ts'
 import { generatePassword } from './engine/password.ts'
+import { createAdjustableClock } from './infra/clock/index.ts'
 import { closeInfra, createInfra } from './infra/index.ts'
 import { secureDataDir } from './infra/storage/data-dir.ts'
 import { startJobs } from './jobs/index.ts'
@@ -18,6 +19,10 @@ async function main() {
   const logger = pino({ level: config.logLevel })
   // Fault injection for tests and rehearsals: off unless asked for, never in a real deployment.
   const faults = process.env.PENNANT_FAULT_INJECTION === '1'
+  // The end-to-end suite moves the server's clock forward instead of waiting (same rule: tests only).
+  const testClock = process.env.PENNANT_TEST_CLOCK === '1' ? createAdjustableClock() : undefined
+  if (testClock)
+    logger.warn("PENNANT_TEST_CLOCK is on: admins can move this server's clock forward (tests only)")
   // Before anything writes there: DATA_DIR holds the database, uploads and captures.
   const narrowed = await secureDataDir(config.dataDir, (msg) => logger.warn(msg))
   if (narrowed) logger.info(`made ${narrowed} files and folders under DATA_DIR readable by this user only`)
@@ -46,7 +51,7 @@ async function main() {
       warn: (msg) => logger.warn(msg),
     }),
   ])
-  const app = await buildApp({ config, database, infra, loggerInstance: logger })
+  const app = await buildApp({ config, database, infra, loggerInstance: logger, testClock })
   const { account, posts } = app.deps.services
 
   const created = await account.ensureAdmin(config.adminPassword, () => generatePassword(randomInt))
@@ -79,7 +84,13 @@ async function main() {
     app.log.warn(
       `PUBLIC_URL is not set: mailed links point to ${config.localUrl}${config.publicHosts.length ? ` (or one of PUBLIC_HOSTS when the request names it)` : ''}. Set PUBLIC_URL in production.`,
     )
-  const jobs = startJobs({ services: app.deps.services, config, leases: infra.leases, log: app.log })
+  const jobs = startJobs({
+    services: app.deps.services,
+    config,
+    leases: infra.leases,
+    log: app.log,
+    clock: app.deps.clock,
+  })
 
   const sockets = trackSockets(app)
   let closing = false

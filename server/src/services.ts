@@ -2,6 +2,7 @@ import path from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config/index.ts'
 import type { Db } from './db/index.ts'
+import type { Clock } from './infra/clock/index.ts'
 import type { Infra } from './infra/index.ts'
 import { createOidcClient } from './infra/oidc/index.ts'
 import { createAccountService } from './modules/account/account.service.ts'
@@ -50,8 +51,10 @@ export function createServices(deps: {
   webhookTimings?: Partial<WebhookTimings>
   /** Hears judgements and rebuilds for `/metrics`. */
   metrics?: Metrics
+  /** The time game rules and timed jobs go by. */
+  clock: Clock
 }) {
-  const { config, db, infra, log, metrics } = deps
+  const { config, db, infra, log, metrics, clock } = deps
   const { bus } = infra
   const settings = createSettingsService({ db, bus })
   // Bloods and notices reach webhooks through the bus (`game.notice`); containers call it directly.
@@ -78,15 +81,22 @@ export function createServices(deps: {
     captcha,
     mailer: infra.mailer,
     audit,
-    throttle: createLoginThrottle({ cache: infra.cache }),
+    throttle: createLoginThrottle({ cache: infra.cache, now: clock.now }),
   })
   const posts = createPostService({ db })
   // Our additions, each off until an admin turns it on.
   const freezeOn = () => settings.isOn('freeze')
   const scheduled = () => settings.isOn('scheduledRelease')
-  const notices = createNoticeService({ db, bus, freezeOn })
-  const scoreboard = createScoreboardService({ db, bus, freezeOn, scheduled, observe: metrics?.rebuilt })
-  const playContext = createPlayContext({ db })
+  const notices = createNoticeService({ db, clock, bus, freezeOn })
+  const scoreboard = createScoreboardService({
+    db,
+    clock,
+    bus,
+    freezeOn,
+    scheduled,
+    observe: metrics?.rebuilt,
+  })
+  const playContext = createPlayContext({ db, clock })
   const verdicts = createVerdictMemo()
   // Every server keeps these in memory, so what changes them travels on the bus: with Redis the
   // other servers hear it too, and here the subscribers act on it at once, as they did alone.
@@ -125,6 +135,7 @@ export function createServices(deps: {
   const participations = createParticipationService({ db, onChanged: changed })
   const judge = createJudge({
     db,
+    clock,
     bus,
     // PGlite runs in this process on its one connection: while a batch's transaction runs,
     // nothing else (submissions, session reads) can, so its batches stay short.
@@ -147,10 +158,11 @@ export function createServices(deps: {
         status: v.result,
       }),
   })
-  const games = createGameService({ db, participations, onChanged: changed })
+  const games = createGameService({ db, clock, participations, onChanged: changed })
   const membershipChanged = () => bus.publish('cache.forget', { what: 'membership' })
   const teams = createTeamService({
     db,
+    clock,
     blobs,
     onMembershipChanged: membershipChanged,
     removeContainers: (teamId) => containers.removeAllOf({ teamId }),
@@ -162,10 +174,11 @@ export function createServices(deps: {
     audit,
     onMembershipChanged: membershipChanged,
   })
-  const monitor = createMonitorService({ db, scoreboard })
-  const writeups = createWriteupService({ db, blobs })
+  const monitor = createMonitorService({ db, clock, scoreboard })
+  const writeups = createWriteupService({ db, blobs, clock })
   const containerRuntime = createContainerRuntime({
     db,
+    clock,
     backend: infra.containers,
     config: config.containers,
     settings,
@@ -175,6 +188,7 @@ export function createServices(deps: {
   })
   const containers = createContainerService({
     db,
+    clock,
     runtime: containerRuntime,
     context: playContext,
     settings,
@@ -192,6 +206,7 @@ export function createServices(deps: {
   })
   const play = createPlayService({
     db,
+    clock,
     context: playContext,
     enqueue: (id) => judge.enqueue(id),
     verdicts,
@@ -199,12 +214,14 @@ export function createServices(deps: {
   })
   const editGames = createEditGameService({
     db,
+    clock,
     blobs,
     removeContainers: (gameId) => containers.removeAllOf({ gameId }),
     onChanged: (gameId) => bus.publish('cache.forget', { what: 'game', gameId, edited: true }),
   })
   const editChallenges = createEditChallengeService({
     db,
+    clock,
     blobs,
     notices,
     testContainer: containers.testContainer,
@@ -212,7 +229,7 @@ export function createServices(deps: {
     onChanged: changed,
     scheduled,
   })
-  const release = createReleaseService({ db, bus, scheduled, onReleased: changed })
+  const release = createReleaseService({ db, clock, bus, scheduled, onReleased: changed })
   const transfer = createTransferService({
     db,
     storage: infra.storage,
@@ -230,7 +247,7 @@ export function createServices(deps: {
     posts,
     notices,
     editGames,
-    freeze: createFreezeService({ db, scoreboard, notices, freezeOn }),
+    freeze: createFreezeService({ db, clock, scoreboard, notices, freezeOn }),
     editChallenges,
     release,
     participations,

@@ -108,6 +108,7 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 5000): 
       return await check()
     } catch (err) {
       if (Date.now() > deadline) throw err
+      // real wait: polling between checks
       await new Promise((r) => setTimeout(r, 50))
     }
   }

@@ -76,7 +76,7 @@ function declareGateErrors(route: RouteOptions) {
 }
 
 export const authPlugin = fp(async (app: FastifyInstance) => {
-  const { services, config, infra } = app.deps
+  const { services, config, infra, clock } = app.deps
   app.addHook('onRoute', declareGateErrors)
   app.addHook('onRoute', declareTokenScope)
   // Per process, or in Redis when several servers share the limits (closed with the infra).
@@ -84,7 +84,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('user', null)
 
   async function limit(request: FastifyRequest, policy: PolicyName, key: string) {
-    const verdict = await limits.hit(policy, key, Date.now())
+    const verdict = await limits.hit(policy, key, clock.now())
     if (!verdict.allowed) {
       const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))
       request.log.info({ policy, key }, 'rate limited')

@@ -2,6 +2,7 @@ import '@fastify/cookie'
 import '@fastify/multipart'
 import type { Config } from '../config/index.ts'
 import type { Db } from '../db/index.ts'
+import type { Clock } from '../infra/clock/index.ts'
 import type { Infra } from '../infra/index.ts'
 import type { SessionUser } from '../modules/account/sessions.service.ts'
 import type { Services } from '../services.ts'
@@ -31,6 +32,6 @@ declare module 'fastify' {
     localTitle(key: ErrorKey, params?: readonly (string | number)[]): string
   }
   interface FastifyInstance {
-    deps: { config: Config; db: Db; infra: Infra; services: Services }
+    deps: { config: Config; db: Db; infra: Infra; services: Services; clock: Clock }
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config/index.ts'
+import type { Clock } from '../infra/clock/index.ts'
 import type { Leases } from '../infra/leases/index.ts'
 import type { Services } from '../services.ts'
 
@@ -24,8 +25,10 @@ export function startJobs(deps: {
   config: Config
   leases: Leases
   log: FastifyBaseLogger
+  /** Jobs repeat on its time: moving a test clock past a job's turn runs the job. */
+  clock: Clock
 }) {
-  const { services, config, leases, log } = deps
+  const { services, config, leases, log, clock } = deps
   const jobs: Job[] = [
     // Expired containers (game and test) and starts that died with their process.
     {
@@ -49,28 +52,28 @@ export function startJobs(deps: {
   let stopped = false
   const timers = jobs.map((job) => {
     let running = false
-    const timer = setInterval(() => {
-      if (running || stopped) return
-      running = true
-      leases
-        .hold(job.name)
-        .then(async (mine) => {
-          if (!mine || stopped) return
-          log.debug({ job: job.name }, 'job ran')
-          await job.run()
-        })
-        .catch((err: unknown) => log.warn({ err, job: job.name }, 'job failed'))
-        .finally(() => {
-          running = false
-        })
-    }, job.everyMs)
-    timer.unref()
-    return timer
+    return clock
+      .setInterval(() => {
+        if (running || stopped) return
+        running = true
+        leases
+          .hold(job.name)
+          .then(async (mine) => {
+            if (!mine || stopped) return
+            log.debug({ job: job.name }, 'job ran')
+            await job.run()
+          })
+          .catch((err: unknown) => log.warn({ err, job: job.name }, 'job failed'))
+          .finally(() => {
+            running = false
+          })
+      }, job.everyMs)
+      .unref()
   })
   return {
     stop() {
       stopped = true
-      for (const t of timers) clearInterval(t)
+      for (const t of timers) t.clear()
     },
   }
 }

@@ -112,6 +112,7 @@ async function streamUpload(parts: Part[], query = '', probeAt?: number) {
             // machine it may still be working through what was in flight, so the least of a
             // few looks counts (a server buffering the file would hold it at every look).
             for (let look = 0; look < 6; look++) {
+              // real wait: a real upload in flight, its memory looked at over time
               await new Promise((r) => setTimeout(r, 300))
               gc()
               const now = process.memoryUsage().arrayBuffers - baseline

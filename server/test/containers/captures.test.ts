@@ -73,6 +73,7 @@ async function converse(entry: string, parts: Buffer[]) {
       return
     } catch (err) {
       if (!(err instanceof Refused) || err.status !== 418 || Date.now() > deadline) throw err
+      // real wait: polling a real container until it listens
       await new Promise((r) => setTimeout(r, 200))
     }
   }
@@ -83,6 +84,7 @@ async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean): P
   for (;;) {
     const v = await read()
     if (done(v) || Date.now() > deadline) return v
+    // real wait: polling between looks at the capture files
     await new Promise((r) => setTimeout(r, 100))
   }
 }
@@ -185,6 +187,7 @@ describe('traffic capture of proxied connections', () => {
   it('records nothing for a challenge whose capture switch is off', async () => {
     const { c, entry, partId } = await echoContainer(false)
     await converse(entry, [Buffer.from('not recorded')])
+    // real wait: the capture writer (real sockets and files) gets time to write what it would
     await new Promise((r) => setTimeout(r, 300))
     expect((await monitor.get(`/api/game/captures/${c.id}/${partId}`)).json()).toEqual([])
     expect((await monitor.get(`/api/game/captures/${c.id}`)).statusCode).toBe(404)
@@ -265,6 +268,7 @@ describe('a capture that cannot be written', () => {
       await new Promise((r) => setImmediate(r))
     }
     rec!.close()
+    // real wait: the closed recorder's last writes reach the disk
     await new Promise((r) => setTimeout(r, 300))
     await expect(readdir(root)).rejects.toMatchObject({ code: 'ENOENT' })
   })

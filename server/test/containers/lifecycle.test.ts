@@ -282,6 +282,7 @@ describe('a team container on Docker', () => {
           .from(containers)
           .where(and(eq(containers.challengeId, c.id), eq(containers.status, 0)))
         most = Math.max(most, pending.length)
+        // real wait: sampling pending rows while real starts run
         await new Promise((r) => setTimeout(r, 5))
       }
     })()
@@ -323,6 +324,7 @@ describe('a team container on Docker', () => {
       .set({ containerId: id })
       .where(eq(gameInstances.challengeId, p!.challengeId))
     const asked = player.agent.post(`/api/game/${game.id}/container/${c.id}`)
+    // real wait: the request reaches the real engine's start
     await new Promise((r) => setTimeout(r, 300))
     await db()
       .update(containers)

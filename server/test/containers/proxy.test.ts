@@ -50,6 +50,7 @@ async function connectEventually(path: string, agent?: Agent): Promise<WebSocket
       return await openSocket(`${base}${path}`, agent)
     } catch (err) {
       if (!(err instanceof Refused) || err.status !== 418 || Date.now() > deadline) throw err
+      // real wait: polling a real container until it listens
       await new Promise((r) => setTimeout(r, 200))
     }
   }
@@ -62,6 +63,7 @@ async function flagThrough(path: string, agent?: Agent): Promise<string> {
     const { bytes } = await readAll(ws)
     // nc may accept before its script runs; an empty answer means try again.
     if (bytes.length || tries > 20) return bytes.toString().trim()
+    // real wait: polling nc in a real container until its script answers
     await new Promise((r) => setTimeout(r, 200))
   }
 }
@@ -124,6 +126,7 @@ describe('PlatformProxy port mapping', () => {
     // Wait until the flow stalls: the client's own queue stops shrinking.
     let last = -1
     for (let stable = 0; stable < 4; ) {
+      // real wait: watching real TCP back-pressure settle
       await new Promise((r) => setTimeout(r, 250))
       stable = ws.bufferedAmount === last ? stable + 1 : 0
       last = ws.bufferedAmount
@@ -135,6 +138,7 @@ describe('PlatformProxy port mapping', () => {
     expect(got).toBe(0)
     ws.resume()
     const deadline = Date.now() + 30_000
+    // real wait: polling the bytes of a real socket
     while (got < total * chunk.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
     expect(got).toBe(total * chunk.length)
     const all = Buffer.concat(received)
@@ -186,6 +190,7 @@ describe('PlatformProxy port mapping', () => {
     const closed = readAll(open[0]!)
     open[0]!.close()
     await closed
+    // real wait: a real socket's close reaches the proxy
     await new Promise((r) => setTimeout(r, 100))
     expect(t.app.deps.services.proxy.connections(entry)).toBe(LIMIT - 1)
     const again = await openSocket(`${base}${path}`)
@@ -207,6 +212,7 @@ describe('PlatformProxy port mapping', () => {
     expect(reason).toBe('connection time limit reached')
     expect(took).toBeGreaterThan(2500)
     expect(took).toBeLessThan(6000)
+    // real wait: a real socket's close reaches the proxy
     await new Promise((r) => setTimeout(r, 100))
     expect(t.app.deps.services.proxy.connections(entry)).toBe(0)
   }, 30_000)
@@ -248,6 +254,7 @@ describe('the proxy process', () => {
     process.kill(pid!, 'SIGKILL')
     // Its connections end with it (no close frame), and their slots are free again.
     expect((await closed).code).toBe(1006)
+    // real wait: polling until the killed process's sockets are gone
     for (let i = 0; i < 50 && proxy.connections(entry) > 0; i++) await new Promise((r) => setTimeout(r, 50))
     expect(proxy.connections(entry)).toBe(0)
     // A new process carries the next connections.

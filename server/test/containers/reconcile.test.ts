@@ -59,6 +59,7 @@ async function startServer(): Promise<{ url: string; child: ChildProcess }> {
     } catch {
       // not listening yet
     }
+    // real wait: polling a real container until it listens
     await new Promise((r) => setTimeout(r, 100))
   }
   throw new Error('the server did not start')

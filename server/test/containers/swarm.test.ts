@@ -64,6 +64,7 @@ afterAll(async () => {
         } catch {
           break // gone (or never made)
         }
+        // real wait: polling Docker Swarm until the service is gone
         await new Promise((r) => setTimeout(r, 500))
       }
     }
@@ -162,6 +163,7 @@ describe('a team container on Docker Swarm behind the platform proxy', () => {
         } catch (err) {
           if (!(err instanceof Refused) || err.status !== 418) throw err
         }
+        // real wait: polling a real Swarm task until it answers
         if (!text) await new Promise((r) => setTimeout(r, 300))
       }
       expect(text).toContain(`team=${player.teamId}`)

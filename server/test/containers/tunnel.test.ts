@@ -174,6 +174,7 @@ describe('the tunnel command (GET /api/ext/tunnel.mjs)', () => {
         break
       } catch (err) {
         if (Date.now() > deadline) throw err
+        // real wait: polling the tunnel process until it forwards
         await new Promise((r) => setTimeout(r, 200))
       }
     }
@@ -198,6 +199,7 @@ describe('the tunnel command (GET /api/ext/tunnel.mjs)', () => {
       s.on('error', reject)
     })
     expect(got).toBe('')
+    // real wait: nothing comes back over a real socket
     await new Promise((r) => setTimeout(r, 100))
     expect(output()).toMatch(/cannot reach .*404/)
   }, 30_000)

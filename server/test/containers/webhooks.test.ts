@@ -72,6 +72,7 @@ describe('ContainerFailed webhooks', () => {
     await runtime.reconcile()
     await runtime.reconcile() // a second look finds it again: still one delivery
     await eventually(async () => expect(endpoint.received).toHaveLength(before + 1))
+    // real wait: no second delivery from the webhook sender (a loop on real time; not yet on the clock)
     await new Promise((r) => setTimeout(r, 300))
     expect(endpoint.received).toHaveLength(before + 1)
     expect(endpoint.received.at(-1)!.json).toMatchObject({

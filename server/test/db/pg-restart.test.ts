@@ -43,6 +43,7 @@ afterAll(async () => {
   const closing = t?.close().catch(() => {})
   const stuck = await Promise.race([
     Promise.resolve(closing).then(() => false),
+    // real wait: a deadline in a race, not a pause
     new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 20_000)),
   ])
   await pg?.close()
@@ -109,6 +110,7 @@ describe.skipIf(!canRunPostgres())('PostgreSQL restarts and stops', () => {
           acked.set(res.json() as number, { answer, teamId: player.teamId })
           if (right) solved = true
         }
+        // real wait: pacing load around a real PostgreSQL restart
         await new Promise((r) => setTimeout(r, 15))
       }
     }
@@ -116,16 +118,19 @@ describe.skipIf(!canRunPostgres())('PostgreSQL restarts and stops', () => {
       while (running) {
         const res = await player.agent.get(`/api/game/${game.id}/challenges/${challenge.id}`)
         answers.push({ status: res.statusCode, at: Date.now(), res, read: true })
+        // real wait: pacing load around a real PostgreSQL restart
         await new Promise((r) => setTimeout(r, 10))
       }
     }
     const load = [...players.map((p, k) => submitter(p, k)), reader(players[0]!), reader(players[1]!)]
     // Under way before, during and after the restart.
+    // real wait: load under way before the real restart
     await new Promise((r) => setTimeout(r, 500))
     restarting = true
     const restartAt = Date.now()
     await pg.restart()
     const restartedAt = Date.now()
+    // real wait: load goes on after the real restart
     await new Promise((r) => setTimeout(r, 1500))
     running = false
     await Promise.all(load)

@@ -79,6 +79,7 @@ describe('PGlite on a worker thread', () => {
       await held
     })
     // Give the transaction its BEGIN and first statement, then read from outside it.
+    // real wait: the worker thread begins the transaction
     await new Promise((r) => setTimeout(r, 50))
     const read = database.db.execute(sql`select note from t where id = 1`)
     release()

@@ -29,7 +29,8 @@ afterAll(async () => {
 
 const HOUR = 3600_000
 const switches = (on: Record<string, boolean>) => admin.put('/api/ext/features', on)
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+/** The server's time: tests move it forward (`t.clock.advance`) rather than wait. */
+const now = () => t.clock.now()
 
 /** The game editor's save: the required fields and the freeze ones. */
 async function editGame(gameId: number, fields: Record<string, unknown>) {
@@ -121,9 +122,9 @@ describe('scoreboard freeze', () => {
 
     // Before the freeze: A takes the first blood of c1.
     expect(await submit(a, game.id, c1.id, 'flag{one}')).toBe('Accepted')
-    const freezeAt = Date.now()
+    const freezeAt = now()
     expect((await editGame(game.id, { freezeAt })).statusCode).toBe(200)
-    await sleep(20)
+    t.clock.advance(20)
     // Boards are built on first read; let the true one settle before the "before" picture.
     await eventually(async () =>
       expect((await admin.get(`/api/game/${game.id}/scoreboard`)).json().items[0].solvedCount).toBe(1),
@@ -151,8 +152,8 @@ describe('scoreboard freeze', () => {
         expect(board.challenges.Web.find((x: { id: number }) => x.id === c2.id).bloods).toHaveLength(1)
       })
     }
-    // Well past the hub's one-second coalescing window of "board changed".
-    await sleep(1500)
+    // Past the hub's one-second coalescing window of "board changed": a held-back push goes now.
+    t.clock.advance(1500)
 
     const afterB = await snapshot(b.agent, game.id, ids, true)
     const afterAnon = await snapshot(anonymous, game.id, ids, false)
@@ -173,9 +174,16 @@ describe('scoreboard freeze', () => {
     // The monitor-only routes stay closed to players.
     for (const url of ['scoreboardsheet', 'events', 'submissions'])
       expect(afterB[`/api/game/${game.id}/${url}`]!.status).toBe(403)
-    // No hub message reached a player or an anonymous reader since the freeze.
-    expect(heardB).toEqual([])
-    expect(heardAnon).toEqual([])
+    // No hub message reached a player or an anonymous reader since the freeze: an organiser's
+    // notice, sent after everything else, is the first thing either connection hears.
+    const notice = await admin.post(`/api/edit/games/${game.id}/notices`, { content: 'Still frozen' })
+    expect(notice.statusCode, notice.body).toBe(200)
+    for (const heard of [heardB, heardAnon]) {
+      await eventually(async () => expect(heard).toHaveLength(1))
+      expect(heard).toEqual([
+        { target: 'ReceivedGameNotice', payload: expect.objectContaining({ values: ['Still frozen'] }) },
+      ])
+    }
 
     // A still sees its own solve of c2 as solved, and its result.
     const details = (await a.agent.get(`/api/game/${game.id}/details`)).json()
@@ -204,8 +212,8 @@ describe('scoreboard freeze', () => {
       expect.objectContaining({ values: [expect.any(String), c1.title] }),
     ])
     await eventually(async () =>
-      // A's first blood of c2 and C's second blood of c1.
-      expect(heardB.filter((h) => h.target === 'ReceivedGameNotice')).toHaveLength(2),
+      // The organiser's notice, then A's first blood of c2 and C's second blood of c1.
+      expect(heardB.filter((h) => h.target === 'ReceivedGameNotice')).toHaveLength(3),
     )
     await eventually(async () => expect(heardB.map((h) => h.target)).toContain('ReceivedScoreboardChanged'))
     expect((await b.agent.get(`/api/ext/games/${game.id}/freeze`)).json()).toEqual({
@@ -226,8 +234,8 @@ describe('scoreboard freeze', () => {
     const c1 = await staticChallenge(admin, game.id, 'flag{n}')
     const player = await acceptedPlayer(t.app, admin, game.id)
     const other = await acceptedPlayer(t.app, admin, game.id)
-    expect((await editGame(game.id, { freezeAt: Date.now() })).statusCode).toBe(200)
-    await sleep(10)
+    expect((await editGame(game.id, { freezeAt: now() })).statusCode).toBe(200)
+    t.clock.advance(10)
     const before = (await other.agent.get(`/api/game/${game.id}/notices`)).json()
     const lastId = Math.max(...before.map((n: { id: number }) => n.id))
     expect(await submit(player, game.id, c1.id, 'flag{n}')).toBe('Accepted')
@@ -243,10 +251,8 @@ describe('scoreboard freeze', () => {
     const game = await createGame(admin)
     const c1 = await staticChallenge(admin, game.id, 'flag{auto}')
     const player = await acceptedPlayer(t.app, admin, game.id)
-    expect((await editGame(game.id, { freezeAt: Date.now(), revealAt: Date.now() + 700 })).statusCode).toBe(
-      200,
-    )
-    await sleep(10)
+    expect((await editGame(game.id, { freezeAt: now(), revealAt: now() + 700 })).statusCode).toBe(200)
+    t.clock.advance(10)
     expect(await submit(player, game.id, c1.id, 'flag{auto}')).toBe('Accepted')
     const bloods = async () =>
       (await player.agent.get(`/api/game/${game.id}/notices`))
@@ -254,7 +260,7 @@ describe('scoreboard freeze', () => {
         .filter((n: { type: string }) => n.type === 'FirstBlood')
     expect(await bloods()).toEqual([])
     expect(await t.app.deps.services.freeze.revealDue()).toBe(0)
-    await sleep(800)
+    t.clock.advance(800)
     expect(await t.app.deps.services.freeze.revealDue()).toBe(1)
     expect(await t.app.deps.services.freeze.revealDue()).toBe(0)
     expect(await bloods()).toEqual([expect.objectContaining({ values: [expect.any(String), c1.title] })])
@@ -270,9 +276,9 @@ describe('scoreboard freeze', () => {
     const game = await createGame(admin)
     const c1 = await staticChallenge(admin, game.id, 'flag{off}')
     const player = await acceptedPlayer(t.app, admin, game.id)
-    expect((await editGame(game.id, { freezeAt: Date.now() })).statusCode).toBe(200)
+    expect((await editGame(game.id, { freezeAt: now() })).statusCode).toBe(200)
     await switches({ freeze: false })
-    await sleep(10)
+    t.clock.advance(10)
     expect(await submit(player, game.id, c1.id, 'flag{off}')).toBe('Accepted')
     await eventually(async () =>
       expect(
@@ -292,8 +298,8 @@ describe('scoreboard freeze', () => {
   })
 
   it('takes freezeAt and revealAt in the game editor, within start..end, and refuses others with a 400', async () => {
-    const start = Date.now() - HOUR
-    const end = Date.now() + HOUR
+    const start = now() - HOUR
+    const end = now() + HOUR
     const game = await createGame(admin, { start, end })
     expect((await admin.get(`/api/edit/games/${game.id}`)).json()).toMatchObject({
       freezeAt: null,
@@ -334,7 +340,7 @@ describe('scoreboard freeze', () => {
   it('lets only admins reveal, and a revealAt that has come reveals by itself', async () => {
     await switches({ freeze: true })
     const game = await createGame(admin)
-    await editGame(game.id, { freezeAt: Date.now() - 1000 })
+    await editGame(game.id, { freezeAt: now() - 1000 })
     const user = await registeredUser(t.app)
     const mon = await registeredUser(t.app)
     await setRole(t.app, mon.userName, 2)
@@ -344,8 +350,8 @@ describe('scoreboard freeze', () => {
     expect((await admin.post('/api/ext/games/999999/reveal')).statusCode).toBe(404)
     expect((await admin.post('/api/ext/games/abc/reveal')).statusCode).toBe(400)
     expect((await user.agent.get(`/api/ext/games/${game.id}/freeze`)).json().frozen).toBe(true)
-    await editGame(game.id, { revealAt: Date.now() + 300 })
-    await sleep(400)
+    await editGame(game.id, { revealAt: now() + 300 })
+    t.clock.advance(400)
     expect((await user.agent.get(`/api/ext/games/${game.id}/freeze`)).json().frozen).toBe(false)
     // Hidden games are not found for players.
     await editGame(game.id, { hidden: true })
@@ -407,8 +413,8 @@ describe('CTFtime feed', () => {
     expect((await anon.get('/api/ext/games/999999/ctftime')).statusCode).toBe(404)
 
     // Frozen: a solve since does not reach the feed, for admins either (the feed is published).
-    await editGame(game.id, { freezeAt: Date.now() })
-    await sleep(10)
+    await editGame(game.id, { freezeAt: now() })
+    t.clock.advance(10)
     const frozen = (await anon.get(`/api/ext/games/${game.id}/ctftime`)).json()
     expect(await submit(players[0]!, game.id, c1.id, 'flag{ct}')).toBe('Accepted')
     await eventually(async () =>

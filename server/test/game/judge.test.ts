@@ -83,6 +83,7 @@ async function pending(
 const newJudge = () =>
   createJudge({
     db: t.app.deps.db,
+    clock: t.app.deps.clock,
     scoreboard: t.app.deps.services.scoreboard,
     notices: t.app.deps.services.notices,
     log: t.app.log,
@@ -251,6 +252,7 @@ describe('judging in batches', () => {
     const verdicts: number[] = []
     const judge = createJudge({
       db: t.app.deps.db,
+      clock: t.app.deps.clock,
       scoreboard: t.app.deps.services.scoreboard,
       notices: t.app.deps.services.notices,
       log: t.app.log,

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config/index.ts'
 import { openDatabase } from '../../src/db/index.ts'
 import { gameNotices } from '../../src/db/schema.ts'
 import { NoticeTypeValues } from '../../src/http/enums.ts'
+import type { Clock } from '../../src/infra/clock/index.ts'
 import { closeInfra, createInfra } from '../../src/infra/index.ts'
 import {
   acceptedPlayer,
@@ -66,7 +67,7 @@ describe('the schedule in the challenge editor (PUT/GET /api/edit/games/{id}/cha
     const game = await createGame(admin)
     const c = await createChallenge(admin, game.id)
     expect(c).toMatchObject({ openAt: null, closeAt: null })
-    const openAt = Date.now() + HOUR
+    const openAt = t.clock.now() + HOUR
     const closeAt = openAt + HOUR
     const res = await edit(game.id, c.id, { openAt, closeAt })
     expect(res.statusCode, res.body).toBe(200)
@@ -88,7 +89,7 @@ describe('the schedule in the challenge editor (PUT/GET /api/edit/games/{id}/cha
   it('refuses a close that does not follow the open, and times that are not epoch ms, with a 400', async () => {
     const game = await createGame(admin)
     const c = await createChallenge(admin, game.id)
-    const at = Date.now() + HOUR
+    const at = t.clock.now() + HOUR
     for (const body of [
       { openAt: at, closeAt: at },
       { openAt: at, closeAt: at - 1 },
@@ -131,11 +132,11 @@ describe('scheduled release for players', () => {
     await setSwitch(false)
     const game = await createGame(admin)
     const c = await staticChallenge(admin, game.id, 'flag{off}', {
-      openAt: Date.now() + HOUR,
+      openAt: t.clock.now() + HOUR,
     })
     const closed = await staticChallenge(admin, game.id, 'flag{off2}', {
-      closeAt: Date.now() - 1000,
-      openAt: Date.now() - HOUR,
+      closeAt: t.clock.now() - 1000,
+      openAt: t.clock.now() - HOUR,
     })
     const player = await acceptedPlayer(t.app, admin, game.id)
     expect(await listed(player, game.id)).toEqual(expect.arrayContaining([c.id, closed.id]))
@@ -149,9 +150,9 @@ describe('scheduled release for players', () => {
     await setSwitch(true)
     const game = await createGame(admin)
     const visible = await staticChallenge(admin, game.id, 'flag{v}')
-    const later = await staticChallenge(admin, game.id, 'flag{later}', { openAt: Date.now() + HOUR })
+    const later = await staticChallenge(admin, game.id, 'flag{later}', { openAt: t.clock.now() + HOUR })
     const box = await createChallenge(admin, game.id, { type: 'DynamicContainer', title: 'Box' })
-    await edit(game.id, box.id, { containerImage: 'nginx', isEnabled: true, openAt: Date.now() + HOUR })
+    await edit(game.id, box.id, { containerImage: 'nginx', isEnabled: true, openAt: t.clock.now() + HOUR })
     const player = await acceptedPlayer(t.app, admin, game.id)
 
     expect(await listed(player, game.id)).toEqual([visible.id])
@@ -172,7 +173,7 @@ describe('scheduled release for players', () => {
     expect(subs).toEqual([])
     // Admins still see it in the editor, with its schedule.
     const list = (await admin.get(`/api/edit/games/${game.id}/challenges`)).json()
-    expect(list.find((x: { id: number }) => x.id === later.id).openAt).toBeGreaterThan(Date.now())
+    expect(list.find((x: { id: number }) => x.id === later.id).openAt).toBeGreaterThan(t.clock.now())
   })
 
   it('shows it at openAt with no restart, board rebuild or job: the clock alone decides', async () => {
@@ -181,12 +182,13 @@ describe('scheduled release for players', () => {
     const visible = await staticChallenge(admin, game.id, 'flag{v}')
     const player = await acceptedPlayer(t.app, admin, game.id)
     expect(await listed(player, game.id)).toEqual([visible.id])
-    const later = await staticChallenge(admin, game.id, 'flag{soon}', { openAt: Date.now() + 1500 })
+    const later = await staticChallenge(admin, game.id, 'flag{soon}', { openAt: t.clock.now() + HOUR })
     expect(await listed(player, game.id)).toEqual([visible.id])
     expect(await onBoard(game.id)).toEqual([visible.id])
-    await eventually(
-      async () => expect(sorted(await listed(player, game.id))).toEqual(sorted([visible.id, later.id])),
-      5000,
+    t.clock.advance(HOUR)
+    // (The board the enabling marked stale is being rebuilt meanwhile.)
+    await eventually(async () =>
+      expect(sorted(await listed(player, game.id))).toEqual(sorted([visible.id, later.id])),
     )
     expect(sorted(await onBoard(game.id))).toEqual(sorted([visible.id, later.id]))
     expect((await player.agent.get(`/api/game/${game.id}/challenges/${later.id}`)).statusCode).toBe(200)
@@ -198,8 +200,8 @@ describe('scheduled release for players', () => {
     await setSwitch(true)
     const game = await createGame(admin)
     const c = await staticChallenge(admin, game.id, 'flag{closed}', {
-      openAt: Date.now() - HOUR,
-      closeAt: Date.now() - 1000,
+      openAt: t.clock.now() - HOUR,
+      closeAt: t.clock.now() - 1000,
     })
     const player = await acceptedPlayer(t.app, admin, game.id)
     expect(await listed(player, game.id)).toEqual([c.id])
@@ -222,7 +224,7 @@ describe('the new-challenge notice of a scheduled opening', () => {
   it('is not posted on enabling before openAt (nor a hint notice), and is posted once when it opens', async () => {
     await setSwitch(true)
     const game = await createGame(admin)
-    const openAt = Date.now() + 1000
+    const openAt = t.clock.now() + 1000
     const c = await staticChallenge(admin, game.id, 'flag{n}', { openAt })
     await edit(game.id, c.id, { hints: ['look closer'] })
     expect(await newChallengeNotices(game.id)).toEqual([])
@@ -245,7 +247,7 @@ describe('the new-challenge notice of a scheduled opening', () => {
     const game = await createGame(admin)
     const c = await createChallenge(admin, game.id)
     await admin.post(`/api/edit/games/${game.id}/challenges/${c.id}/flags`, [{ flag: 'f{x}' }])
-    await edit(game.id, c.id, { openAt: Date.now() - 1000 })
+    await edit(game.id, c.id, { openAt: t.clock.now() - 1000 })
     await edit(game.id, c.id, { isEnabled: true })
     expect(await newChallengeNotices(game.id)).toHaveLength(1)
     await t.app.deps.services.release.releaseDue()
@@ -254,25 +256,25 @@ describe('the new-challenge notice of a scheduled opening', () => {
 
   it('is not posted for an opening before the game starts, nor while the switch is off', async () => {
     await setSwitch(true)
-    const early = await createGame(admin, { start: Date.now() + HOUR, end: Date.now() + 5 * HOUR })
-    const c = await staticChallenge(admin, early.id, 'flag{e}', { openAt: Date.now() + 1000 })
+    const early = await createGame(admin, { start: t.clock.now() + HOUR, end: t.clock.now() + 5 * HOUR })
+    const c = await staticChallenge(admin, early.id, 'flag{e}', { openAt: t.clock.now() + 1000 })
     await setSwitch(false)
     const running = await createGame(admin)
     // Switched off, enabling shows it at once and announces it then, as GZCTF does.
-    await staticChallenge(admin, running.id, 'flag{r}', { openAt: Date.now() + 1000 })
+    await staticChallenge(admin, running.id, 'flag{r}', { openAt: t.clock.now() + 1000 })
     expect(await newChallengeNotices(running.id)).toHaveLength(1)
-    await t.app.deps.services.release.releaseDue(new Date(Date.now() + 2000))
+    await t.app.deps.services.release.releaseDue(new Date(t.clock.now() + 2000))
     // Both openings were passed once: turning the switch on later does not announce them.
     await setSwitch(true)
-    await t.app.deps.services.release.releaseDue(new Date(Date.now() + 2000))
+    await t.app.deps.services.release.releaseDue(new Date(t.clock.now() + 2000))
     expect(await newChallengeNotices(early.id)).toEqual([])
     expect(await newChallengeNotices(running.id)).toHaveLength(1)
     expect((await admin.get(`/api/edit/games/${early.id}/challenges/${c.id}`)).statusCode).toBe(200)
   })
 })
 
-/** A second server on the same database, as in a scaled-out deployment. */
-async function secondServer(databaseUrl: string) {
+/** A second server on the same database, as in a scaled-out deployment (and on the same clock). */
+async function secondServer(databaseUrl: string, clock: Clock) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-test-'))
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -282,7 +284,7 @@ async function secondServer(databaseUrl: string) {
   })
   const database = await openDatabase({ url: databaseUrl, dataDir: null })
   const infra = await createInfra(config)
-  const app = await buildApp({ config, database, infra, logger: false })
+  const app = await buildApp({ config, database, infra, logger: false, clock })
   await app.ready()
   return {
     app,
@@ -298,7 +300,7 @@ async function secondServer(databaseUrl: string) {
 describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers on one database', () => {
   it('both show the challenge at openAt, and its notice is posted exactly once between them', async () => {
     await setSwitch(true)
-    const other = await secondServer(t.databaseUrl!)
+    const other = await secondServer(t.databaseUrl!, t.clock)
     try {
       expect(other.app.deps.services.settings.isOn('scheduledRelease')).toBe(true)
       const game = await createGame(admin)
@@ -307,7 +309,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers on one database', (
       // The same session, sent to the other server.
       const there = new Agent(other.app)
       for (const [k, v] of player.agent.cookies) there.cookies.set(k, v)
-      const openAt = Date.now() + 1500
+      // An hour ahead: however slow the set-up, it opens only when the clock is moved.
+      const openAt = t.clock.now() + HOUR
       const titles: string[] = []
       const many = []
       for (let i = 0; i < 5; i++) {
@@ -318,7 +321,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers on one database', (
       expect(await listed(player, game.id, there)).toEqual([visible.id])
       expect(await listed(player, game.id)).toEqual([visible.id])
 
-      await new Promise((r) => setTimeout(r, openAt - Date.now() + 10))
+      t.clock.advance(openAt - t.clock.now() + 10)
       // Both servers' jobs fire at the same moment, several times over.
       const runs = await Promise.all(
         Array.from({ length: 6 }, (_, i) => (i % 2 ? other.app : t.app).deps.services.release.releaseDue()),

@@ -12,7 +12,8 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const settle = () => new Promise((r) => setTimeout(r, 60))
+/** Past the longest coalescing wait (800 ms): the rebuild of the solves so far runs now. */
+const settle = () => t.clock.advance(800)
 
 describe('loading a board', () => {
   it('keeps a solve judged while the board was being read from the database', async () => {
@@ -25,7 +26,7 @@ describe('loading a board', () => {
       .select({ id: participations.id })
       .from(participations)
       .where(eq(participations.gameId, game.id))
-    const boards = createScoreboardService({ db: t.app.deps.db, delayMs: 10 })
+    const boards = createScoreboardService({ db: t.app.deps.db, clock: t.app.deps.clock, delayMs: 10 })
     try {
       // The first read starts the load; the solve arrives before it is done.
       const loading = boards.get(game.id)
@@ -49,7 +50,12 @@ describe('scoreboard buffers', () => {
     const c = await staticChallenge(admin, game.id, 'flag{buf}')
     const players = [await acceptedPlayer(t.app, admin, game.id), await acceptedPlayer(t.app, admin, game.id)]
     // Every board counts as big here, so every rebuild goes through the reused buffers.
-    const boards = createScoreboardService({ db: t.app.deps.db, delayMs: 10, slabMinBytes: 0 })
+    const boards = createScoreboardService({
+      db: t.app.deps.db,
+      clock: t.app.deps.clock,
+      delayMs: 10,
+      slabMinBytes: 0,
+    })
     try {
       await boards.get(game.id)
       const { participations } = await import('../../src/db/schema.ts')

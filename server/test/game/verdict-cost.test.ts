@@ -85,6 +85,7 @@ describe('the cost of a verdict', () => {
     // only what judging costs.
     const judge = createJudge({
       db: t.app.deps.db,
+      clock: t.app.deps.clock,
       scoreboard: t.app.deps.services.scoreboard,
       notices: t.app.deps.services.notices,
       log: t.app.log,
@@ -196,6 +197,7 @@ describe('the cost of a verdict', () => {
       .returning({ id: submissions.id })
     const elsewhere = createJudge({
       db: t.app.deps.db,
+      clock: t.app.deps.clock,
       scoreboard: t.app.deps.services.scoreboard,
       notices: t.app.deps.services.notices,
       log: t.app.log,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { type App, type AppDeps, buildApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config/index.ts'
+import { type AdjustableClock, createAdjustableClock } from '../../src/infra/clock/index.ts'
 import { closeInfra, createInfra } from '../../src/infra/index.ts'
 import { createTestDatabase } from './database.ts'
 
@@ -11,6 +12,8 @@ export interface TestApp {
   dataDir: string
   /** The PostgreSQL database of this app (unset on PGlite), for a second server process. */
   databaseUrl?: string
+  /** The app's clock: `advance` moves its games, freezes, containers and jobs past a wait. */
+  clock: AdjustableClock
   /** Statements the app has sent to its database so far. */
   queries(): number
   close(): Promise<void>
@@ -23,7 +26,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  deps: Pick<AppDeps, 'webhookTimings'> = {},
+  deps: Pick<AppDeps, 'webhookTimings' | 'testClock'> = {},
   /** Where its database is: see `createTestDatabase` (a fresh one on TEST_DATABASE_URL by default). */
   database: Parameters<typeof createTestDatabase>[0] = {},
 ): Promise<TestApp> {
@@ -39,10 +42,12 @@ export async function createTestApp(
   })
   const db = await createTestDatabase(database)
   const infra = await createInfra(config)
-  const app = await buildApp({ config, database: db, infra, logger: false, ...deps })
+  const clock = deps.testClock ?? createAdjustableClock()
+  const app = await buildApp({ config, database: db, infra, logger: false, clock, ...deps })
   await app.ready()
   return {
     app,
+    clock,
     dataDir,
     databaseUrl: db.url,
     queries: db.queries,

@@ -31,6 +31,7 @@ export async function readEntryEventually(entry: string, timeoutMs = 10_000): Pr
       if (Date.now() > deadline) throw err
     }
     if (Date.now() > deadline) throw new Error(`empty answer from ${entry}`)
+    // real wait: polling a real container's entry
     await new Promise((r) => setTimeout(r, 200))
   }
 }

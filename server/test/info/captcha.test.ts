@@ -103,6 +103,7 @@ describe('captcha service expiry', () => {
     const sut = createCaptchaService({ config, cache, settings, ttlMs: 50 })
     const { id, challenge } = await sut.issuePow()
     const answer = `${id}:${solvePow(challenge, 8)}`
+    // real wait: the cache's own TTL (memory and Redis caches expire in real time)
     await new Promise((r) => setTimeout(r, 80))
     expect(await sut.verify(answer, '203.0.113.5')).toBe(false)
     await cache.close()

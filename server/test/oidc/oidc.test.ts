@@ -368,6 +368,7 @@ describe('signing in', () => {
     try {
       const agent = new Agent(t.app)
       const exit = await throughProvider(agent, sub)
+      // real wait: the identity provider's own code lifetime (another server, whole seconds)
       await new Promise((r) => setTimeout(r, 2100))
       expect(landing(await back(agent, exit)).query.oidcError).toBe('exchange')
       expect(await profile(agent)).toBeNull()

@@ -10,6 +10,7 @@ import { createTestDatabase } from '../helpers/database.ts'
 
 const ADMIN_PASSWORD = 'Shutd0wn-Adm1n'
 const RS = '\x1e'
+// real wait: a real server process shutting down with requests in flight
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 interface Running {
@@ -144,6 +145,7 @@ describe('graceful shutdown of a real server process', () => {
       '/api/account/login',
       JSON.stringify({ userName: 'Admin', password: ADMIN_PASSWORD }),
     )
+    // real wait: the request is in flight on the real server
     await sleep(200)
     const signalled = Date.now()
     server.child.kill('SIGTERM')
@@ -187,6 +189,7 @@ describe('graceful shutdown of a real server process', () => {
       JSON.stringify({ userName: 'x', password: 'y' }),
     )
     stuck.response.catch(() => {})
+    // real wait: the request is in flight on the real server
     await sleep(200)
     const signalled = Date.now()
     server.child.kill('SIGTERM')

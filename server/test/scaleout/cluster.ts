@@ -76,6 +76,7 @@ export async function startServer(name: string, env: Record<string, string>): Pr
     } catch {
       // not listening yet
     }
+    // real wait: polling a starting server process
     await new Promise((r) => setTimeout(r, 100))
   }
   throw new Error(`server ${name} did not start`)
@@ -168,6 +169,7 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`
       })
       break
     } catch {
+      // real wait: polling a starting server process
       await new Promise((r) => setTimeout(r, 100))
     }
   }

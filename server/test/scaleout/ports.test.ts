@@ -71,6 +71,7 @@ describe('the cache in Redis', () => {
     expect(takes.filter(Boolean)).toHaveLength(1)
     expect(await y.get('captcha:1')).toBeNull()
     await x.set('short', 'v', 50)
+    // real wait: a Redis key's own TTL
     await new Promise((r) => setTimeout(r, 120))
     expect(await y.get('short')).toBeNull()
   })
@@ -160,6 +161,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('leases as PostgreSQL advisory l
     for (let i = 0; i < 100; i++) {
       const alive = await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])
       if (alive.rowCount === 0) break
+      // real wait: polling pg_stat_activity until the backend is gone
       await new Promise((r) => setTimeout(r, 50))
     }
     await admin.end()

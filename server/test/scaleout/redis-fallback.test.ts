@@ -86,6 +86,7 @@ describe.skipIf(!runs)('the Redis ports without Redis', () => {
     expect(heard).toEqual([1])
 
     // Several seconds of failed reconnections: still one line.
+    // real wait: a real Redis client's reconnections while Redis is down
     await new Promise((r) => setTimeout(r, 1500))
     expect(lines).toHaveLength(1)
 
@@ -167,6 +168,7 @@ describe.skipIf(!runs)('the Redis ports when Redis goes away', () => {
     const before = lines.length
     await redis.stop()
     await eventually(async () => expect(opened.map((c) => c.up)).not.toContain(true), 3000)
+    // real wait: a real Redis client's reconnections while Redis is down
     await new Promise((r) => setTimeout(r, 1000))
     // Every open connection says it once (each stands for a server here).
     const down = lines.slice(before)

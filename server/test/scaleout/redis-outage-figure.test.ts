@@ -100,8 +100,10 @@ describe.skipIf(!run)('a 30 s Redis outage under load', () => {
       }
     }
     const load = Promise.all(Array.from({ length: WORKERS }, worker))
+    // real wait: the measured figure's load window before a real outage
     await new Promise((r) => setTimeout(r, BEFORE_MS))
     await redis.stop()
+    // real wait: the measured figure's real outage window
     await new Promise((r) => setTimeout(r, OUTAGE_MS))
     await redis.start()
     await load

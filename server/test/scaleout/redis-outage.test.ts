@@ -138,6 +138,7 @@ describe.skipIf(!ready)('servers sharing a Redis that goes away and comes back',
     // The bus works across the servers again: a notice posted on A reaches a client of B.
     const onB = userHub(b)
     await onB.connection.start()
+    // real wait: the other server admits the hub connection (no hook to wait on from here)
     await new Promise((r) => setTimeout(r, 300)) // admitted into the game's group
     const text = `shared ${Date.now()}`
     expect(
@@ -152,6 +153,7 @@ describe.skipIf(!ready)('servers sharing a Redis that goes away and comes back',
     const onA = userHub(a)
     const onB = userHub(b)
     await Promise.all([onA.connection.start(), onB.connection.start()])
+    // real wait: the servers admit the hub connections (no hook to wait on from here)
     await new Promise((r) => setTimeout(r, 300))
     expect(await scoreOn(b)).toBe(0) // B has its board in memory before the outage
 
@@ -218,6 +220,7 @@ describe.skipIf(!ready)('servers sharing a Redis that goes away and comes back',
     expect(await scoreOn(b)).toBe(0)
 
     // The outage is logged once per server, as JSON, however many reconnections failed.
+    // real wait: a real Redis client's reconnections while Redis is down
     await new Promise((r) => setTimeout(r, 1500))
     for (const server of [a, b]) expect(logged(server, 'is unreachable')).toHaveLength(1)
     const outageMs = Date.now() - down

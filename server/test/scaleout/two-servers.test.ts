@@ -196,6 +196,7 @@ describe.skipIf(!ready)('two servers behind nginx on one PostgreSQL and one Redi
     const connection = hub(`${b.url}/hub/user?game=${game.id}`)
     const got = noticesOf(connection)
     await connection.start()
+    // real wait: the other server admits the hub connection (no hook to wait on from here)
     await new Promise((r) => setTimeout(r, 300)) // the hub admits it into the game's group
     const text = `via A ${Date.now()}`
     const res = await send(admin, `${a.url}/api/edit/games/${game.id}/notices`, 'POST', { content: text })
@@ -247,6 +248,7 @@ describe.skipIf(!ready)('two servers behind nginx on one PostgreSQL and one Redi
       5000,
     )
     const before = [ran(a, 'container reaper'), ran(b, 'container reaper')]
+    // real wait: the reaper runs on both real server processes' intervals; one holds its lease
     await new Promise((r) => setTimeout(r, 3000))
     const during = [ran(a, 'container reaper') - before[0]!, ran(b, 'container reaper') - before[1]!]
     // Every second on the holder, never on the other.
@@ -317,6 +319,7 @@ describe.skipIf(!ready)('two servers behind nginx on one PostgreSQL and one Redi
     await eventually(async () => {
       for (const c of clients) expect(c.state).toBe(HubConnectionState.Connected)
     }, 10_000)
+    // real wait: the servers admit the hub connections (no hook to wait on from here)
     await new Promise((r) => setTimeout(r, 300))
     const text = `after the kill ${Date.now()}`
     expect(

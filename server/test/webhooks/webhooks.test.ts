@@ -91,6 +91,7 @@ describe('switched off', () => {
     const { game, c, players } = await playingGame()
     await submit(players[0]!, game.id, c.id, 'flag{hook}')
     await t.app.deps.services.judge.drain()
+    // real wait: the webhook sender's loop runs on real time (not yet on the clock): nothing was queued
     await new Promise((r) => setTimeout(r, 300))
     const rows = await t.app.deps.db
       .select()
@@ -301,6 +302,7 @@ describe('deliveries', () => {
     await t.app.deps.services.judge.drain()
     await eventually(async () => expect(endpoint.received).toHaveLength(3))
     // A little longer: nothing more arrives (no duplicates, nothing for the others).
+    // real wait: the webhook sender's loop runs on real time (not yet on the clock): nothing more arrives
     await new Promise((r) => setTimeout(r, 400))
     expect(endpoint.received).toHaveLength(3)
     for (const w of [json, discord, slack]) {
@@ -409,6 +411,7 @@ describe('deliveries', () => {
       const [d] = (await deliveries(webhook.id)).data
       expect(d).toMatchObject({ status: 'failed', attempts: 5, lastStatusCode: 500, nextAttemptAt: null })
     }, 10_000)
+    // real wait: the webhook sender's loop runs on real time (not yet on the clock): no sixth attempt
     await new Promise((r) => setTimeout(r, 300))
     expect(endpoint.received).toHaveLength(5)
     const [failed] = (await deliveries(webhook.id)).data

@@ -5,6 +5,7 @@ import type { ContainerConfig } from '../../config/index.ts'
 import type { Db } from '../../db/index.ts'
 import { configs, containers } from '../../db/schema.ts'
 import { type AppError, fail } from '../../http/errors.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import { type ContainerBackend, ContainerError, LABEL } from '../../infra/containers/index.ts'
 import type { SettingsService } from '../settings/settings.service.ts'
 import type { ContainerRow } from './containers.presenters.ts'
@@ -103,6 +104,8 @@ export function containerFailure(err: unknown, image: string, admin: boolean): A
  */
 export function createContainerRuntime(deps: {
   db: Db
+  /** Start times, lifetimes and extension windows go by it. */
+  clock: Clock
   backend: ContainerBackend | null
   config: ContainerConfig
   settings: SettingsService
@@ -179,7 +182,7 @@ export function createContainerRuntime(deps: {
 
     /** A pending row for a container about to start; the caller links it where it belongs. */
     newRow(launch: Launch): typeof containers.$inferInsert {
-      const now = new Date()
+      const now = deps.clock.date()
       return {
         id: randomUUID(),
         image: launch.image,
@@ -272,7 +275,7 @@ export function createContainerRuntime(deps: {
     async settled(rowId: string): Promise<ContainerRow> {
       for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
         const [row] = await db.select().from(containers).where(eq(containers.id, rowId))
-        if (!row || Date.now() - row.startedAt.getTime() > STALE_START_MS)
+        if (!row || deps.clock.now() - row.startedAt.getTime() > STALE_START_MS)
           throw fail('Game_ContainerCreationFailed')
         if (row.status === 1) return row
         await new Promise((r) => setTimeout(r, delay))
@@ -288,7 +291,7 @@ export function createContainerRuntime(deps: {
     },
 
     /** Removes every container past its time (game and test alike), and starts that never finished. */
-    async reap(now = new Date()): Promise<number> {
+    async reap(now = deps.clock.date()): Promise<number> {
       if (!backend) return 0
       const due = await db
         .select()
@@ -366,7 +369,7 @@ export function createContainerRuntime(deps: {
         .where(
           and(
             eq(containers.id, id),
-            sql`${containers.expectStopAt} <= now() + ${`${windowMs} milliseconds`}::interval`,
+            sql`${containers.expectStopAt} <= ${new Date(deps.clock.now() + windowMs).toISOString()}::timestamptz`,
           ),
         )
         .returning()

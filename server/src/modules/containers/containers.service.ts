@@ -16,6 +16,7 @@ import { testFlag } from '../../engine/team-hash.ts'
 import { ChallengeCategoryValues, ChallengeTypeValues, isContainerType, nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
 import type { Bus } from '../../infra/bus/index.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import type { PlayContext } from '../game/context.ts'
 import { type ChallengeRow, hasOpened, requireChallenge } from '../game/games.queries.ts'
@@ -61,6 +62,8 @@ function environment(flag: string | null, team: string): Record<string, string> 
  */
 export function createContainerService(deps: {
   db: Db
+  /** The instance's turn, start times and events go by it. */
+  clock: Clock
   runtime: ContainerRuntime
   context: PlayContext
   settings: SettingsService
@@ -77,7 +80,7 @@ export function createContainerService(deps: {
     userId: string | null,
   ) {
     const values = [String(c.id), c.title]
-    const time = new Date()
+    const time = deps.clock.date()
     await db
       .insert(gameEvents)
       .values({ gameId: c.gameId, type: EVENT[type], values, publishTimeUtc: time, userId, teamId })
@@ -101,7 +104,7 @@ export function createContainerService(deps: {
       .select()
       .from(challenges)
       .where(and(eq(challenges.id, challengeId), eq(challenges.gameId, gameId)))
-    if (!c?.isEnabled || (deps.settings.isOn('scheduledRelease') && !hasOpened(c)))
+    if (!c?.isEnabled || (deps.settings.isOn('scheduledRelease') && !hasOpened(c, deps.clock.now())))
       throw fail('Challenge_NotFound')
     const instance = await requireInstance(db, c.id, participation.id)
     if (!isContainerType(c.type)) throw fail('Game_ContainerCreationNotAllowed')
@@ -121,7 +124,8 @@ export function createContainerService(deps: {
    */
   async function takeTurn(instance: InstanceRow): Promise<() => Promise<void>> {
     const last = instance.lastContainerOperation
-    const wait = last.getTime() + COOL_DOWN_MS - Date.now()
+    const now = deps.clock.date()
+    const wait = last.getTime() + COOL_DOWN_MS - now.getTime()
     if (wait > 0) throw fail('Game_OperationTooFrequent', { params: [Math.ceil(wait / 1000)] })
     const key = and(
       eq(gameInstances.challengeId, instance.challengeId),
@@ -129,7 +133,7 @@ export function createContainerService(deps: {
     )
     const [taken] = await db
       .update(gameInstances)
-      .set({ lastContainerOperation: new Date() })
+      .set({ lastContainerOperation: now })
       .where(and(key, eq(gameInstances.lastContainerOperation, last)))
       .returning({ at: gameInstances.lastContainerOperation })
     if (!taken) throw fail('Game_OperationTooFrequent', { params: [COOL_DOWN_MS / 1000] })
@@ -162,7 +166,7 @@ export function createContainerService(deps: {
     const instance = await loadInstance(db, game, c, participation)
     const existing = await containerOf(instance)
     const giveBack = await takeTurn(instance)
-    if (existing?.status === 0 && Date.now() - existing.startedAt.getTime() < STALE_START_MS) {
+    if (existing?.status === 0 && deps.clock.now() - existing.startedAt.getTime() < STALE_START_MS) {
       // Still starting (a request a proxy gave up on, asked again): answer with that start.
       await giveBack()
       return { pending: existing.id }

@@ -7,6 +7,7 @@ import { isTemplateStrong } from '../../engine/flag-template.ts'
 import { dynamicScore, minimumScore } from '../../engine/scoring.ts'
 import { ChallengeCategoryValues, ChallengeTypeValues, isContainerType, nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import type { BlobService } from '../assets/blobs.service.ts'
 import type { ContainerInfo } from '../containers/containers.presenters.ts'
 import {
@@ -59,6 +60,7 @@ const sameHints = (a: string[], b: string[]) =>
 /** Organisers' side of challenges and flags (api-contract §2.5 "Challenges"). */
 export function createEditChallengeService(deps: {
   db: Db
+  clock: Clock
   blobs: BlobService
   notices: NoticeService
   /** The organisers' test container of a challenge, as the editor shows it. */
@@ -196,7 +198,7 @@ export function createEditChallengeService(deps: {
       if (input.minScoreRate != null) set.minScoreRate = input.minScoreRate
       if (input.difficulty != null) set.difficulty = input.difficulty
       if (input.sourceKey != null) set.sourceKey = input.sourceKey || null
-      const now = Date.now()
+      const now = deps.clock.now()
       if (input.openAt !== undefined) set.openAt = openAt
       if (input.closeAt !== undefined) set.closeAt = closeAt
       // The release job announces an opening still to come; one that is past (or none) needs
@@ -214,7 +216,7 @@ export function createEditChallengeService(deps: {
       )
 
       // Notices only for what players can see change during the game (decisions.md item 8).
-      if (isActive(game)) {
+      if (isActive(game, now)) {
         if (!shown(c, now) && shown(updated, now)) await notices.post(gameId, 'NewChallenge', [updated.title])
         else if (shown(updated, now) && input.hints != null && !sameHints(c.hints, input.hints)) {
           await notices.post(gameId, 'NewHint', [updated.title])

@@ -6,6 +6,7 @@ import { normaliseBloodBonus } from '../../engine/blood-bonus.ts'
 import { newGameKeys } from '../../engine/keys.ts'
 import { gameHashSalt } from '../../engine/team-hash.ts'
 import { fail } from '../../http/errors.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import type { BlobService } from '../assets/blobs.service.ts'
 import { prepareImage } from '../assets/images.ts'
 import { type GameRow, posterUrl, requireGame } from '../game/games.queries.ts'
@@ -76,6 +77,7 @@ function checkFreeze(g: Pick<GameRow, 'startTimeUtc' | 'endTimeUtc' | 'freezeAt'
 /** Organisers' side of games (api-contract §2.5 "Games"). */
 export function createEditGameService(deps: {
   db: Db
+  clock: Clock
   blobs: BlobService
   /** Stops the game's containers before it is deleted. */
   removeContainers: (gameId: number) => Promise<void>
@@ -102,7 +104,7 @@ export function createEditGameService(deps: {
           title: input.title.trim(),
           startTimeUtc: new Date(input.start),
           endTimeUtc: new Date(input.end),
-          writeupDeadline: new Date(input.writeupDeadline ?? Date.now()),
+          writeupDeadline: new Date(input.writeupDeadline ?? deps.clock.now()),
           publicKey: keys.publicKey,
           privateKey: keys.privateKey,
         })
@@ -181,7 +183,11 @@ export function createEditGameService(deps: {
     async reveal(id: number, frozen: (game: GameRow) => boolean) {
       const game = await requireGame(db, id)
       if (!frozen(game)) throw fail('Game_NotFrozen')
-      const [row] = await db.update(games).set({ revealAt: new Date() }).where(eq(games.id, id)).returning()
+      const [row] = await db
+        .update(games)
+        .set({ revealAt: deps.clock.date() })
+        .where(eq(games.id, id))
+        .returning()
       deps.onChanged?.(id)
       return presentGame(row!)
     },

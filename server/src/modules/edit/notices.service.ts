@@ -4,6 +4,7 @@ import { gameNotices } from '../../db/schema.ts'
 import { type NoticeTypeName, NoticeTypeValues, nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
 import type { Bus } from '../../infra/bus/index.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import { BLOOD_NOTICES, frozenSince } from '../freeze/freeze.ts'
 import { requireGame } from '../game/games.queries.ts'
 
@@ -20,6 +21,7 @@ export type GameNotice = ReturnType<typeof presentNotice>
 /** Game notices: organisers' announcements and the platform's own (bloods, new hints…). */
 export function createNoticeService(deps: {
   db: Db
+  clock: Clock
   /** Hears every posted notice (the user hub passes it on to the game's players). */
   bus?: Bus
   /** Whether the `freeze` switch is on: blood notices of a frozen game are kept, not told. */
@@ -42,7 +44,7 @@ export function createNoticeService(deps: {
     async post(gameId: number, type: NoticeTypeName, values: string[]): Promise<GameNotice> {
       const [row] = await db
         .insert(gameNotices)
-        .values({ gameId, type: NoticeTypeValues[type], values, publishTimeUtc: new Date() })
+        .values({ gameId, type: NoticeTypeValues[type], values, publishTimeUtc: deps.clock.date() })
         .returning()
       const notice = presentNotice(row!)
       deps.bus?.publish('game.notice', { gameId, notice })
@@ -55,7 +57,8 @@ export function createNoticeService(deps: {
      * in the notice ids. The reveal posts the bloods held back (`postHeldBloods`).
      */
     async postBlood(gameId: number, type: NoticeTypeName, values: string[]): Promise<GameNotice | null> {
-      if (deps.freezeOn?.() && frozenSince(await requireGame(db, gameId), true) !== null) return null
+      if (deps.freezeOn?.() && frozenSince(await requireGame(db, gameId), true, deps.clock.now()) !== null)
+        return null
       return this.post(gameId, type, values)
     },
 
@@ -138,7 +141,7 @@ export function createNoticeService(deps: {
       await requireNormal(gameId, id)
       const [row] = await db
         .update(gameNotices)
-        .set({ values: [content], publishTimeUtc: new Date() })
+        .set({ values: [content], publishTimeUtc: deps.clock.date() })
         .where(eq(gameNotices.id, id))
         .returning()
       return presentNotice(row!)

@@ -42,9 +42,10 @@ export const freezeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const game = await requireVisibleGame(app.deps.db, request.params.id, request.user)
       const enabled = settings.isOn('freeze')
       if (!enabled) return { enabled, freezeAt: null, frozen: false }
-      const since = frozenSince(game, true)
+      const now = app.deps.clock.now()
+      const since = frozenSince(game, true, now)
       // Before the freeze its time is public (organisers announce it); after a reveal it is history.
-      const revealed = since === null && game.freezeAt !== null && Date.now() >= game.freezeAt.getTime()
+      const revealed = since === null && game.freezeAt !== null && now >= game.freezeAt.getTime()
       return {
         enabled,
         freezeAt: revealed ? null : (game.freezeAt?.getTime() ?? null),
@@ -66,7 +67,10 @@ export const freezeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       if (!settings.isOn('freeze')) throw fail('Game_NotFrozen')
-      const game = await editGames.reveal(request.params.id, (g) => frozenSince(g, true) !== null)
+      const game = await editGames.reveal(
+        request.params.id,
+        (g) => frozenSince(g, true, app.deps.clock.now()) !== null,
+      )
       // The true board rebuilt now (the hub tells players), and the bloods held back posted.
       await freeze.revealed(game.id, game.revealAt!)
       audit.action(

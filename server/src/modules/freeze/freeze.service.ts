@@ -2,6 +2,7 @@ import { and, gt, isNotNull, lte } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { games } from '../../db/schema.ts'
 import type { Scoreboard } from '../../engine/scoreboard.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import type { NoticeService } from '../edit/notices.service.ts'
 import type { ScoreboardService } from '../game/scoreboard.service.ts'
 
@@ -15,6 +16,7 @@ const RECENT_MS = 15 * 60_000
  */
 export function createFreezeService(deps: {
   db: Db
+  clock: Clock
   scoreboard: ScoreboardService
   notices: NoticeService
   freezeOn: () => boolean
@@ -33,7 +35,7 @@ export function createFreezeService(deps: {
           c.bloods.map((b, i) => ({
             type: BLOOD_KINDS[i]!,
             values: [b.name, c.title],
-            time: b.submitTimeUtc ?? Date.now(),
+            time: b.submitTimeUtc ?? deps.clock.now(),
           })),
         ),
     )
@@ -49,7 +51,7 @@ export function createFreezeService(deps: {
     /** The timed job: reveals whose time came (posting held bloods is idempotent across replicas). */
     async revealDue(): Promise<number> {
       if (!deps.freezeOn()) return 0
-      const now = Date.now()
+      const now = deps.clock.now()
       const due = await deps.db
         .select({ id: games.id, revealAt: games.revealAt })
         .from(games)

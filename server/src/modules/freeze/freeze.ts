@@ -11,7 +11,7 @@ export interface FreezeTimes {
  * `freeze` switch is on, the game has a freeze time that has come, and no reveal has come since.
  * A game that ended while frozen stays frozen until the reveal (the award ceremony).
  */
-export function frozenSince(game: FreezeTimes, switchOn: boolean, now = Date.now()): number | null {
+export function frozenSince(game: FreezeTimes, switchOn: boolean, now: number): number | null {
   if (!switchOn || !game.freezeAt) return null
   const at = game.freezeAt.getTime()
   if (now < at) return null

@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/index.ts'
 import { participations, userParticipations } from '../../db/schema.ts'
 import { fail } from '../../http/errors.ts'
 import { createMemo } from '../../infra/cache/memo.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { type GameRow, requireGame } from './games.queries.ts'
 
@@ -33,9 +34,9 @@ export async function findOwnParticipation(
   return row?.p
 }
 
-export const hasEnded = (game: GameRow, now = Date.now()) => now > game.endTimeUtc.getTime()
+export const hasEnded = (game: GameRow, now: number) => now > game.endTimeUtc.getTime()
 /** Ended and not open for practice: playing routes answer 10002. */
-export const isClosed = (game: GameRow, now = Date.now()) => hasEnded(game, now) && !game.practiceMode
+export const isClosed = (game: GameRow, now: number) => hasEnded(game, now) && !game.practiceMode
 
 /**
  * The participation gate (game-engine §2.2): the game exists, the caller's team joined and was
@@ -45,16 +46,26 @@ export async function requirePlaying(
   db: DbOrTx,
   actor: SessionUser,
   gameId: number,
+  now: number,
   opts: { allowEnded?: boolean } = {},
 ): Promise<{ game: GameRow; participation: ParticipationRow }> {
   const game = await requireVisibleGame(db, gameId, actor)
   const participation = await findOwnParticipation(db, gameId, actor.id)
+  return { game, participation: admitted(game, participation, now, opts) }
+}
+
+/** The gate's checks on a game and the caller's registration, shared by both lookups. */
+function admitted(
+  game: GameRow,
+  participation: ParticipationRow | null | undefined,
+  now: number,
+  opts: { allowEnded?: boolean },
+): ParticipationRow {
   if (!participation) throw fail('Game_NotParticipated')
   if (participation.status !== 1) throw fail('Game_ParticipationNotAccepted')
-  const now = Date.now()
   if (now < game.startTimeUtc.getTime()) throw fail('Game_NotStarted')
   if (!opts.allowEnded && isClosed(game, now)) throw fail('Game_Ended')
-  return { game, participation }
+  return participation
 }
 
 /**
@@ -68,7 +79,7 @@ export async function requirePlaying(
  * entry is served older than `cacheMs`, and a busy game costs a few queries a second instead
  * of one per player per `cacheMs`.
  */
-export function createPlayContext(deps: { db: DbOrTx; cacheMs?: number }) {
+export function createPlayContext(deps: { db: DbOrTx; clock: Clock; cacheMs?: number }) {
   const ttl = deps.cacheMs ?? 2_000
   const games = createMemo<number, GameRow>(ttl)
   /** `gameId:userId` → the participation (null: none), and when it was read. */
@@ -173,12 +184,7 @@ export function createPlayContext(deps: { db: DbOrTx; cacheMs?: number }) {
       const g = await game(gameId)
       if (g.hidden && actor.role < 3) throw fail('Game_NotFound')
       const participation = await registration(gameId, actor.id)
-      if (!participation) throw fail('Game_NotParticipated')
-      if (participation.status !== 1) throw fail('Game_ParticipationNotAccepted')
-      const now = Date.now()
-      if (now < g.startTimeUtc.getTime()) throw fail('Game_NotStarted')
-      if (!opts.allowEnded && isClosed(g, now)) throw fail('Game_Ended')
-      return { game: g, participation }
+      return { game: g, participation: admitted(g, participation, deps.clock.now(), opts) }
     },
 
     forgetAll() {

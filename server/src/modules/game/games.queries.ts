@@ -24,13 +24,13 @@ export async function requireChallenge(
 }
 
 /** Running: started and not yet ended. */
-export const isActive = (game: GameRow, now = Date.now()) =>
+export const isActive = (game: GameRow, now: number) =>
   game.startTimeUtc.getTime() <= now && now <= game.endTimeUtc.getTime()
 
 export const posterUrl = (hash: string | null) => (hash ? `/assets/${hash}/poster` : null)
 
 export type Schedule = { openAt: Date | null; closeAt: Date | null }
 /** Scheduled release: players see a challenge from its `openAt` (none: at once). */
-export const hasOpened = (c: Schedule, now = Date.now()) => c.openAt === null || c.openAt.getTime() <= now
+export const hasOpened = (c: Schedule, now: number) => c.openAt === null || c.openAt.getTime() <= now
 /** Scheduled release: flags are refused from `closeAt` on; the challenge stays visible. */
-export const hasClosed = (c: Schedule, now = Date.now()) => c.closeAt !== null && c.closeAt.getTime() <= now
+export const hasClosed = (c: Schedule, now: number) => c.closeAt !== null && c.closeAt.getTime() <= now

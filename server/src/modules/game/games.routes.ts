@@ -115,7 +115,7 @@ export const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const game = await requireVisibleGame(app.deps.db, request.params.id, request.user)
-      if (Date.now() < game.startTimeUtc.getTime()) throw fail('Game_NotStarted')
+      if (app.deps.clock.now() < game.startTimeUtc.getTime()) throw fail('Game_NotStarted')
       const { count, skip } = request.query
       // A frozen game hides the bloods since the freeze from players (admins and monitors see all).
       const { frozenSince, frozen } = await app.deps.services.scoreboard.view(game.id, request.user)

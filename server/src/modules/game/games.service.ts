@@ -5,6 +5,7 @@ import { signTeamToken } from '../../engine/keys.ts'
 import { ParticipationStatusValues } from '../../engine/participation.ts'
 import { nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { findOwnParticipation, isClosed, requireVisibleGame } from './context.ts'
 import { type GameRow, posterUrl } from './games.queries.ts'
@@ -32,6 +33,7 @@ function distance(g: GameRow, now: number) {
 /** Players' side of games: browsing, joining and leaving (api-contract §2.6). */
 export function createGameService(deps: {
   db: Db
+  clock: Clock
   participations: ParticipationService
   onChanged?: (gameId: number) => void
 }) {
@@ -50,7 +52,7 @@ export function createGameService(deps: {
     },
 
     async recent(limit: number) {
-      const now = Date.now()
+      const now = deps.clock.now()
       const rows = await db.select().from(games).where(eq(games.hidden, false))
       const sorted = rows.sort((a, b) => distance(a, now) - distance(b, now))
       return sorted.slice(0, limit > 0 ? Math.min(limit, 50) : 50).map(presentBasicGame)
@@ -94,7 +96,7 @@ export function createGameService(deps: {
       input: { teamId: number; division?: string | null; inviteCode?: string | null },
     ) {
       const game = await requireVisibleGame(db, gameId, actor)
-      if (isClosed(game)) throw fail('Game_Ended')
+      if (isClosed(game, deps.clock.now())) throw fail('Game_Ended')
       if (game.inviteCode && game.inviteCode !== input.inviteCode) throw fail('Game_InvalidInvitationCode')
       const division = input.division?.trim() || null
       if (!isValidDivision(game, division)) throw fail('Game_InvalidDivision')

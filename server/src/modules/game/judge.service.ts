@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from '../../db/index.ts'
 import { submissions } from '../../db/schema.ts'
 import { ChallengeTypeValues } from '../../http/enums.ts'
 import type { Bus } from '../../infra/bus/index.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import type { NoticeService } from '../edit/notices.service.ts'
 import type { AuditService } from '../logs/audit.service.ts'
 import type { ScoreboardService } from './scoreboard.service.ts'
@@ -115,6 +116,8 @@ function announce(bus: Bus, { row, result, owner }: Judged, time: number) {
  */
 export function createJudge(deps: {
   db: Db
+  /** Submission times, the game's end for bloods and event times come from it. */
+  clock: Clock
   /** Where solves go (with several servers, onto the bus so every server's board hears them). */
   scoreboard: Pick<ScoreboardService, 'addSolve'>
   notices: NoticeService
@@ -282,7 +285,7 @@ export function createJudge(deps: {
         select id, g, p, o from jsonb_to_recordset(${records(cheats)}::jsonb) as v(id int, g int, p int, o int)
       )
       insert into game_events (game_id, type, "values", publish_time_utc, user_id, team_id)
-      select x.g, x.k, x.v, ${new Date().toISOString()}::timestamptz, x.u, x.t
+      select x.g, x.k, x.v, ${deps.clock.date().toISOString()}::timestamptz, x.u, x.t
       from jsonb_to_recordset(${records(events)}::jsonb) as x(g int, k smallint, v jsonb, u uuid, t int)`)
   }
 
@@ -364,7 +367,7 @@ export function createJudge(deps: {
 
     const verdicts: Verdict[] = []
     const bloods: Judged[] = []
-    const committedAt = Date.now()
+    const committedAt = deps.clock.now()
     for (const judged of outcome) {
       if (deps.bus) announce(deps.bus, judged, committedAt)
       const { row, result, blood, acceptedCount } = judged
@@ -380,7 +383,7 @@ export function createJudge(deps: {
           acceptedCount,
         )
         // Blood notices while the game runs, and not for challenges whose bloods are off.
-        if (blood !== 'Normal' && !row.disableBloodBonus && row.gameEnd > Date.now()) bloods.push(judged)
+        if (blood !== 'Normal' && !row.disableBloodBonus && row.gameEnd > committedAt) bloods.push(judged)
       }
       // Solves and cheating are worth an admin's attention; plain wrong answers are not.
       if (blood || result === 'CheatDetected') {
@@ -537,7 +540,7 @@ export function createJudge(deps: {
         .where(
           and(
             eq(submissions.status, 'FlagSubmitted'),
-            lt(submissions.submitTimeUtc, new Date(Date.now() - olderThanMs)),
+            lt(submissions.submitTimeUtc, new Date(deps.clock.now() - olderThanMs)),
           ),
         )
         .orderBy(asc(submissions.id))

@@ -15,6 +15,7 @@ import { ParticipationStatusValues } from '../../engine/participation.ts'
 import type { Scoreboard } from '../../engine/scoreboard.ts'
 import { nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { workbook } from '../assets/xlsx.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
@@ -26,13 +27,13 @@ const EVENT_NAMES = ['Normal', 'ContainerStart', 'ContainerDestroy', 'FlagSubmit
 const CONTAINER_EVENTS = [1, 2]
 
 /** What monitors watch: the event log, every submission, and detected cheating (api-contract §2.6). */
-export function createMonitorService(deps: { db: Db; scoreboard: ScoreboardService }) {
+export function createMonitorService(deps: { db: Db; scoreboard: ScoreboardService; clock: Clock }) {
   const { db } = deps
 
   /** A started game the caller may see: hidden games are 404 to monitors too (decisions.md item 9). */
   async function requireStarted(actor: SessionUser, gameId: number) {
     const game = await requireVisibleGame(db, gameId, actor)
-    if (Date.now() < game.startTimeUtc.getTime()) throw fail('Game_NotStarted')
+    if (deps.clock.now() < game.startTimeUtc.getTime()) throw fail('Game_NotStarted')
     return game
   }
 

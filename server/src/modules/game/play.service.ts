@@ -4,6 +4,7 @@ import type { Db } from '../../db/index.ts'
 import { challenges, containers, flags, gameInstances, submissions } from '../../db/schema.ts'
 import { ChallengeCategoryValues, ChallengeTypeValues, nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { presentEntry } from '../containers/containers.presenters.ts'
 import { presentAttachment } from '../edit/attachments.ts'
@@ -126,6 +127,7 @@ function createSubmissionRecorder(db: Db, scheduled: () => boolean) {
 /** What a team sees and does inside a challenge: details, flag submission, judging status. */
 export function createPlayService(deps: {
   db: Db
+  clock: Clock
   context: PlayContext
   enqueue: (submissionId: number) => void
   /** Recent submissions and their verdicts, filled by submit and the judge. */
@@ -144,7 +146,8 @@ export function createPlayService(deps: {
         .select()
         .from(challenges)
         .where(and(eq(challenges.id, challengeId), eq(challenges.gameId, gameId)))
-      if (!c?.isEnabled || (scheduled() && !hasOpened(c))) throw fail('Game_ChallengeNotFound')
+      if (!c?.isEnabled || (scheduled() && !hasOpened(c, deps.clock.now())))
+        throw fail('Game_ChallengeNotFound')
       const instance = await loadInstance(db, game, c, participation)
       const [container] = instance.containerId
         ? await db.select().from(containers).where(eq(containers.id, instance.containerId))
@@ -179,7 +182,7 @@ export function createPlayService(deps: {
       if (!answer) throw fail('Model_FlagRequired')
       // UTF-16 code units, as the reference counts (an emoji is two), not code points.
       if (answer.length > 127) throw fail('Model_FlagTooLong')
-      const submitTime = new Date()
+      const submitTime = deps.clock.date()
       const { participation } = await deps.context.requirePlaying(actor, gameId)
       const id = await recorder.record({
         challengeId,

@@ -3,6 +3,7 @@ import type { Db } from '../../db/index.ts'
 import { challenges, gameNotices, games } from '../../db/schema.ts'
 import { NoticeTypeValues } from '../../http/enums.ts'
 import type { Bus } from '../../infra/bus/index.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import { presentNotice } from '../edit/notices.service.ts'
 
 /**
@@ -12,6 +13,7 @@ import { presentNotice } from '../edit/notices.service.ts'
  */
 export function createReleaseService(deps: {
   db: Db
+  clock: Clock
   bus?: Bus
   /** Whether scheduled release is on; while off, openings pass without a notice. */
   scheduled: () => boolean
@@ -28,7 +30,7 @@ export function createReleaseService(deps: {
      * already marked and takes none. A notice is posted only for an opening during the game
      * (before the start, the challenge is simply there when the game begins).
      */
-    async releaseDue(now = new Date()): Promise<number> {
+    async releaseDue(now = deps.clock.date()): Promise<number> {
       const post = deps.scheduled()
       const posted = await db.transaction(async (tx) => {
         const due = await tx

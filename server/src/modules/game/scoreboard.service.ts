@@ -8,6 +8,7 @@ import { type Coding, compress } from '../../http/compression.ts'
 import { hashTag } from '../../http/conditional.ts'
 import { ChallengeCategoryValues, nameOf } from '../../http/enums.ts'
 import type { Bus } from '../../infra/bus/index.ts'
+import type { Clock, ClockTimer } from '../../infra/clock/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { frozenSince, seesThroughFreeze } from '../freeze/freeze.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
@@ -59,7 +60,7 @@ interface GameState {
   entry: BoardEntry
   slabs: Slab[]
   /** A rebuild is scheduled (bursts of solves coalesce into it). */
-  timer: NodeJS.Timeout | null
+  timer: ClockTimer | null
   /** Something other than a solve changed: reload the inputs from the database. */
   stale: boolean
   /**
@@ -110,6 +111,8 @@ export interface BoardView {
  */
 export function createScoreboardService(deps: {
   db: Db
+  /** The game's phase, the freeze, the board's time, and when a coalesced rebuild runs. */
+  clock: Clock
   delayMs?: number
   slabMinBytes?: number
   /** Hears each new board's tag (the user hub tells players to fetch it). */
@@ -135,6 +138,7 @@ export function createScoreboardService(deps: {
         revealAt: s.revealAt === null ? null : new Date(s.revealAt),
       },
       freezeOn(),
+      deps.clock.now(),
     )
 
   /**
@@ -155,7 +159,7 @@ export function createScoreboardService(deps: {
     }
   > {
     const game = await requireGame(db, gameId)
-    const now = Date.now()
+    const now = deps.clock.now()
     const scheduled = deps.scheduled?.() ?? false
     const base = {
       bloodBonus: game.bloodBonus,
@@ -280,7 +284,7 @@ export function createScoreboardService(deps: {
     previous?: string,
   ): BoardEntry {
     const started = process.cpuUsage()
-    const now = Date.now()
+    const now = deps.clock.now()
     let slab: Slab | null = null
     const bytes = live.toBytes(now, (size) => {
       const taken = take(slabs, size)
@@ -442,26 +446,27 @@ export function createScoreboardService(deps: {
     // last one took keeps them to a sixth of the event loop whatever the number of solves (so
     // the cost per solve stays flat), and a solve still shows within a second.
     const wait = Math.min(800, Math.max(delayMs, lastRenderMs * 5))
-    state.timer = setTimeout(() => {
-      state.timer = null
-      const started = performance.now()
-      const rebuild = state.stale
-        ? load(gameId)
-        : Promise.resolve(rerender(gameId, state)).then((s) => {
-            deps.observe?.('incremental', (performance.now() - started) / 1000)
-            return s
-          })
-      state.stale = false
-      rebuild.catch(() => games.delete(gameId))
-    }, wait)
-    state.timer.unref()
+    state.timer = deps.clock
+      .setTimeout(() => {
+        state.timer = null
+        const started = performance.now()
+        const rebuild = state.stale
+          ? load(gameId)
+          : Promise.resolve(rerender(gameId, state)).then((s) => {
+              deps.observe?.('incremental', (performance.now() - started) / 1000)
+              return s
+            })
+        state.stale = false
+        rebuild.catch(() => games.delete(gameId))
+      }, wait)
+      .unref()
   }
 
   async function stateOf(gameId: number): Promise<GameState> {
     const ready = games.get(gameId)
     const due =
       ready &&
-      ((ready.reloadAt !== null && Date.now() >= ready.reloadAt) ||
+      ((ready.reloadAt !== null && deps.clock.now() >= ready.reloadAt) ||
         ready.scheduled !== (deps.scheduled?.() ?? false))
     if (ready && !due) return ready
     let pending = loading.get(gameId)
@@ -528,7 +533,7 @@ export function createScoreboardService(deps: {
     /** Drops a game's board; the next read builds it afresh (game edits: visibility, times). */
     forget(gameId: number) {
       const state = games.get(gameId)
-      if (state?.timer) clearTimeout(state.timer)
+      state?.timer?.clear()
       games.delete(gameId)
     },
 
@@ -538,12 +543,12 @@ export function createScoreboardService(deps: {
      */
     async reload(gameId: number): Promise<void> {
       const state = games.get(gameId)
-      if (state?.timer) clearTimeout(state.timer)
+      state?.timer?.clear()
       await load(gameId)
     },
 
     close() {
-      for (const s of games.values()) if (s.timer) clearTimeout(s.timer)
+      for (const s of games.values()) s.timer?.clear()
       games.clear()
     },
   }

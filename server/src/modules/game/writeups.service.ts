@@ -2,6 +2,7 @@ import { and, desc, eq, isNotNull } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { files, participations, teams } from '../../db/schema.ts'
 import { fail } from '../../http/errors.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import type { BlobService } from '../assets/blobs.service.ts'
 import { type TarEntry, tarGz } from '../assets/tar.ts'
@@ -18,11 +19,13 @@ export function stamp(date: Date): string {
 }
 
 /** Writeups: each accepted team hands in one PDF before the deadline (game-engine §2.10). */
-export function createWriteupService(deps: { db: Db; blobs: BlobService }) {
-  const { db, blobs } = deps
+export function createWriteupService(deps: { db: Db; blobs: BlobService; clock: Clock }) {
+  const { db, blobs, clock } = deps
   return {
     async info(actor: SessionUser, gameId: number) {
-      const { game, participation } = await requirePlaying(db, actor, gameId, { allowEnded: true })
+      const { game, participation } = await requirePlaying(db, actor, gameId, clock.now(), {
+        allowEnded: true,
+      })
       const [file] = participation.writeupHash
         ? await db.select().from(files).where(eq(files.hash, participation.writeupHash))
         : []
@@ -45,10 +48,12 @@ export function createWriteupService(deps: { db: Db; blobs: BlobService }) {
         upload.filename.toLowerCase().endsWith('.pdf') &&
         upload.bytes.subarray(0, 5).toString('latin1') === '%PDF-'
       if (!isPdf) throw fail('File_PdfOnly')
-      const { game, participation } = await requirePlaying(db, actor, gameId, { allowEnded: true })
+      const now = clock.date()
+      const { game, participation } = await requirePlaying(db, actor, gameId, now.getTime(), {
+        allowEnded: true,
+      })
       if (!game.writeupRequired) throw fail('Game_WriteupNotNeeded')
-      if (Date.now() > game.writeupDeadline.getTime()) throw fail('Game_DeadlineExpired')
-      const now = new Date()
+      if (now.getTime() > game.writeupDeadline.getTime()) throw fail('Game_DeadlineExpired')
       const file = await blobs.store(
         upload.bytes,
         `Writeup-${gameId}-${participation.teamId}-${stamp(now)}.pdf`,

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { Type } from 'typebox'
 import type { BusTopics } from '../../infra/bus/index.ts'
+import type { ClockTimer } from '../../infra/clock/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { requireVisibleGame } from '../game/context.ts'
 import { createHub, type Hub, type HubTimings } from './hub.ts'
@@ -35,7 +36,7 @@ export interface HubRouteOptions {
  * nothing of them.
  */
 const hubsPlugin: FastifyPluginAsyncTypebox<HubRouteOptions> = async (app, opts) => {
-  const { infra, services, db } = app.deps
+  const { infra, services, db, clock } = app.deps
   const { bus } = infra
   const hubs = {
     user: createHub('user', opts.timings),
@@ -123,10 +124,11 @@ const hubsPlugin: FastifyPluginAsyncTypebox<HubRouteOptions> = async (app, opts)
     hubs.admin.broadcast(ADMINS, frame('ReceivedLog', { ...m, time: isoTime(m.time) }))
 
   // Our addition: the board's new ETag, so players fetch it (one conditional GET) only when it
-  // changed. A burst of rebuilds sends the first tag at once and the last one after the window.
-  const boards = new Map<number, { sentAt: number; timer: NodeJS.Timeout | null; etag: string }>()
+  // changed. A burst of rebuilds sends the first tag at once and the last one after the window
+  // (on the injectable clock, so tests move past the window instead of waiting it out).
+  const boards = new Map<number, { sentAt: number; timer: ClockTimer | null; etag: string }>()
   const pushBoard = (gameId: number, etag: string) => {
-    boards.set(gameId, { sentAt: Date.now(), timer: null, etag })
+    boards.set(gameId, { sentAt: clock.now(), timer: null, etag })
     hubs.user.broadcast(gameGroup(gameId), frame('ReceivedScoreboardChanged', { etag: `W/"${etag}"` }))
   }
   const board = ({ gameId, etag }: BusTopics['board.changed']) => {
@@ -135,10 +137,9 @@ const hubsPlugin: FastifyPluginAsyncTypebox<HubRouteOptions> = async (app, opts)
     if (!last) return pushBoard(gameId, etag)
     last.etag = etag
     if (last.timer) return
-    const wait = last.sentAt + BOARD_PUSH_MS - Date.now()
+    const wait = last.sentAt + BOARD_PUSH_MS - clock.now()
     if (wait <= 0) return pushBoard(gameId, etag)
-    last.timer = setTimeout(() => pushBoard(gameId, last.etag), wait)
-    last.timer.unref()
+    last.timer = clock.setTimeout(() => pushBoard(gameId, last.etag), wait).unref()
   }
 
   const unsubscribe = [
@@ -154,7 +155,7 @@ const hubsPlugin: FastifyPluginAsyncTypebox<HubRouteOptions> = async (app, opts)
   ]
   app.addHook('onClose', async () => {
     for (const off of unsubscribe) off()
-    for (const b of boards.values()) if (b.timer) clearTimeout(b.timer)
+    for (const b of boards.values()) b.timer?.clear()
     for (const hub of Object.values(hubs)) hub.close()
   })
 }

@@ -7,6 +7,7 @@ import { games, participations, teamMembers, teams, userParticipations, users } 
 import { formatInviteCode, parseInviteCode } from '../../engine/invite.ts'
 import { verifyTeamToken } from '../../engine/keys.ts'
 import { fail } from '../../http/errors.ts'
+import type { Clock } from '../../infra/clock/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import type { BlobService } from '../assets/blobs.service.ts'
 import { prepareImage } from '../assets/images.ts'
@@ -21,6 +22,8 @@ const MAX_CAPTAINCIES = 3
 /** Teams: creating, joining by invite code, captaincy, members (api-contract §2.9, decisions.md 5). */
 export function createTeamService(deps: {
   db: Db
+  /** A team's lock lasts while one of its games has not ended, by this clock. */
+  clock: Clock
   blobs: BlobService
   /** Members or teams went away: cached registrations and boards must be re-read. */
   onMembershipChanged?: () => void
@@ -136,7 +139,7 @@ export function createTeamService(deps: {
       .select({ id: games.id })
       .from(participations)
       .innerJoin(games, eq(games.id, participations.gameId))
-      .where(and(eq(participations.teamId, team.id), gt(games.endTimeUtc, new Date())))
+      .where(and(eq(participations.teamId, team.id), gt(games.endTimeUtc, deps.clock.date())))
       .limit(1)
     if (open) throw fail('Team_Locked')
     await tx.update(teams).set({ locked: false }).where(eq(teams.id, team.id))

@@ -43,6 +43,7 @@ const until = async (done: () => boolean, ms = 8000) => {
   const deadline = Date.now() + ms
   while (!done()) {
     if (Date.now() > deadline) throw new Error('timed out')
+    // real wait: polling between checks
     await new Promise((r) => setTimeout(r, 20))
   }
 }
