@@ -189,6 +189,7 @@ export function ownRedis(port: number) {
   let child: ChildProcess | null = null
   let exited: Promise<void> = Promise.resolve()
   return {
+    port,
     url: `redis://127.0.0.1:${port}`,
     async start() {
       const proc = spawn(
@@ -223,3 +224,5 @@ export function ownRedis(port: number) {
     },
   }
 }
+
+export type OwnRedis = ReturnType<typeof ownRedis>
