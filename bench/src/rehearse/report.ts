@@ -37,7 +37,7 @@ export interface FaultFigure {
   outageS: number | null
   /** Failed requests (no answer, or 5xx) overlapping the fault's window. */
   failed: number
-  /** From the first failed request's start to the last one's end, in seconds (target ≤ 2 s). */
+  /** From the first failed answer to the last, in seconds (target ≤ 2 s). */
   failedSpanS: number
   /** Whole seconds of the run in which a failed request ended. */
   failedSeconds: number
@@ -57,8 +57,11 @@ export function faultFigures(samples: Sample[], faults: FaultWindow[]): FaultFig
   const overlaps = (s: Sample, a: number, b: number) => s.t <= b && s.t + s.ms >= a
   return faults.map((w) => {
     const failed = samples.filter((s) => (s.status === 0 || s.status >= 500) && overlaps(s, w.start, w.end))
-    const first = Math.min(...failed.map((s) => s.t))
-    const last = Math.max(...failed.map((s) => s.t + s.ms))
+    // When the failures reached players: a request sent before the fault that failed at its
+    // start counts from its answer, not from when it was sent.
+    const ends = failed.map((s) => s.t + s.ms)
+    const first = Math.min(...ends)
+    const last = Math.max(...ends)
     const span = failed.length ? (last - first) / 1000 : 0
     const from = w.outage?.start ?? w.start
     const to = w.outage?.end ?? w.end
@@ -121,6 +124,8 @@ export interface Summary extends Omit<Audit, 'problems'> {
     rssMiBMax: number
     rssMiBLast: number
     unexpectedExits: string[]
+    /** With several servers: each one's CPU mean and RSS at most. */
+    byServer: Record<string, { cpuPercentMean: number; rssMiBMax: number }>
   }
   logErrors: LogGroup[]
   problems: string[]
@@ -227,6 +232,18 @@ export function summarise(o: {
       rssMiBMax: Math.round(Math.max(0, ...rss)),
       rssMiBLast: Math.round(rss.at(-1) ?? 0),
       unexpectedExits: o.unexpectedExits,
+      byServer: Object.fromEntries(
+        [...new Set(o.resources.map((r) => r.server))].map((name) => {
+          const mine = o.resources.filter((r) => r.server === name)
+          return [
+            name,
+            {
+              cpuPercentMean: Math.round(mine.reduce((a, r) => a + r.cpu, 0) / mine.length),
+              rssMiBMax: Math.round(Math.max(...mine.map((r) => r.rss))),
+            },
+          ]
+        }),
+      ),
     },
     logErrors: o.logGroups
       .map(({ at, ...g }) => ({
@@ -299,6 +316,11 @@ export function printSummary(
   say(
     `Server: CPU mean ${sum.server.cpuPercentMean} %, max ${sum.server.cpuPercentMax} % of a core; RSS max ${sum.server.rssMiBMax} MiB, at the end ${sum.server.rssMiBLast} MiB`,
   )
+  const each = Object.entries(sum.server.byServer)
+  if (each.length > 1)
+    say(
+      `  each: ${each.map(([name, x]) => `${name} CPU mean ${x.cpuPercentMean} %, RSS max ${x.rssMiBMax} MiB`).join('; ')}`,
+    )
   if (resources.length) {
     const perMinute = new Map<number, { cpu: number[]; rss: number[] }>()
     for (const r of resources) {
