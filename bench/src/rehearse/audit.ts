@@ -8,6 +8,8 @@
  *  - each team's solved set on the board equals its accepted submissions;
  *  - the board is the same JSON on every server.
  */
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
 import { type Recorder, Session, sleep } from './client.ts'
 import type { World } from './profile.ts'
 
@@ -42,6 +44,8 @@ export async function audit(o: {
   servers: string[]
   rec: Recorder
   say: (s: string) => void
+  /** Where each server's board is written when they differ. */
+  out?: string
 }): Promise<Audit> {
   const { world, rec } = o
   const g = world.gameId
@@ -166,14 +170,30 @@ export async function audit(o: {
   const checkBoards = async () => {
     const local: string[] = []
     const texts: string[] = []
+    const tags: string[] = []
     for (const base of o.servers) {
       const s = new Session(base, rec, 120_000)
       const r = await s.request('audit', 'GET', `/api/game/${g}/scoreboard`)
-      texts.push(r.status === 200 ? r.text : `HTTP ${r.status}`)
+      // Each server stamps the board with its own build time (`updateTimeUtc`, the first
+      // field); the rest, and the ETag, must be the same everywhere.
+      texts.push(r.status === 200 ? r.text.replace(/^\{"updateTimeUtc":\d+,/, '{') : `HTTP ${r.status}`)
+      tags.push(String(r.headers.etag))
     }
-    const boardsEqual = texts.every((t) => t === texts[0])
-    if (!boardsEqual)
-      local.push(`the scoreboard differs between servers (${texts.map((t) => t.length).join(', ')} bytes)`)
+    if (tags.some((t) => t !== tags[0]))
+      local.push(`the scoreboard's ETag differs between servers: ${tags.join(', ')}`)
+    const boardsEqual = texts.every((t) => t === texts[0]) && tags.every((t) => t === tags[0])
+    if (!boardsEqual) {
+      // Where they part, for a look (and each server's board in full next to the report).
+      const other = texts.find((t) => t !== texts[0])!
+      let at = 0
+      while (at < other.length && other[at] === texts[0]![at]) at++
+      const around = (t: string) => t.slice(Math.max(0, at - 80), at + 80)
+      local.push(
+        `the scoreboard differs between servers (${texts.map((t) => t.length).join(', ')} bytes), from byte ${at}: ${around(texts[0]!)} ≠ ${around(other)}`,
+      )
+      if (o.out)
+        for (const [i, t] of texts.entries()) writeFileSync(path.join(o.out, `board-${i + 1}.json`), t)
+    }
     let board: Board
     try {
       board = JSON.parse(texts[0]!) as Board
@@ -225,12 +245,19 @@ export async function audit(o: {
         const onBoard = board.items.filter((t) =>
           t.solvedChallenges.some((x) => x.id === c.id && x.type === type),
         ).length
-        const asNotice = noticeList.filter((n) => n.type === type && n.values[1] === c.title).length
+        const notices = noticeList.filter((n) => n.type === type && n.values[1] === c.title)
+        const asNotice = notices.length
         const expected = i < want ? 1 : 0
         if (onBoard !== expected || asNotice !== expected) {
           bloodErrors++
           local.push(
             `${c.title}: ${type} ${onBoard}× on the board, ${asNotice}× as a notice, ${expected} expected`,
+          )
+        } else if (expected && bloods.length === want && notices[0]!.values[0] !== bloods[i]!.name) {
+          // The notice must name the team the board gives the blood to.
+          bloodErrors++
+          local.push(
+            `${c.title}: the ${type} notice names ${notices[0]!.values[0]}, the board ${bloods[i]!.name}`,
           )
         }
       }

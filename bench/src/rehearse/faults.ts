@@ -1,12 +1,14 @@
 /**
- * The fault schedule: kill -9 of a server (restarted on the same data), a restart of Redis (when
- * the rehearsal started it or was told how), a restart of PostgreSQL (only when told how), and
- * the embedded database worker terminated inside the server (SIGUSR2 with
- * PENNANT_FAULT_INJECTION=1, when the built server supports it). Each fault's window runs from
- * its start until the servers answer again, plus a grace period: errors inside a window are
- * expected, 5xx outside one fail the run.
+ * The fault schedule: kill -9 of a server (restarted on the same data), a Redis outage (when
+ * the rehearsal started Redis or was told how to restart it), a restart of PostgreSQL (when the
+ * rehearsal started its own or was told how), and the embedded database worker terminated
+ * inside the server (SIGUSR2 with PENNANT_FAULT_INJECTION=1, when the built server supports it).
+ * Each fault's window runs from its start until the servers answer again, plus a grace period:
+ * errors inside a window are expected, 5xx outside one fail the run.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import type { PostgresServer } from '../../../server/test/helpers/postgres-server.ts'
+import type { OwnRedis } from '../../../server/test/scaleout/cluster.ts'
 import { sleep } from './client.ts'
 import type { ManagedServer } from './server.ts'
 
@@ -23,55 +25,19 @@ export interface FaultWindow {
   end: number
   note: string
   recovered: boolean
-}
-
-/** A Redis of the rehearsal's own, on its own port, so restarting it disturbs nobody else. */
-export class OwnRedis {
-  child: ChildProcess | null = null
-  constructor(readonly port: number) {}
-  get url() {
-    return `redis://127.0.0.1:${this.port}`
-  }
-  async start() {
-    const child = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'ignore',
-      },
-    )
-    this.child = child
-    for (let i = 0; i < 100; i++) {
-      if (child.exitCode !== null) throw new Error(`redis-server on port ${this.port} exited`)
-      const ok = await new Promise<boolean>((resolve) => {
-        const p = spawn('redis-cli', ['-p', String(this.port), 'ping'], {
-          stdio: ['ignore', 'pipe', 'ignore'],
-        })
-        let out = ''
-        p.stdout!.on('data', (d) => {
-          out += d
-        })
-        p.on('close', () => resolve(out.includes('PONG')))
-      })
-      if (ok) return
-      await sleep(100)
-    }
-    throw new Error(`redis-server on port ${this.port} did not answer`)
-  }
-  async stop() {
-    const c = this.child
-    if (!c || c.exitCode !== null || c.signalCode !== null) return
-    const done = new Promise((r) => c.once('exit', r))
-    c.kill('SIGTERM')
-    await done
-  }
+  /** When the part itself was away (server killed → listening again, Redis down → up, PostgreSQL restarting). */
+  outage?: { start: number; end: number }
 }
 
 export interface FaultContext {
   /** Servers this process runs (kill and db-worker need them). */
   servers: ManagedServer[]
   redis: OwnRedis | null
+  /** How long the `redis` fault keeps Redis down, in milliseconds. */
+  redisOutageMs: number
   redisRestartCmd?: string
+  /** A PostgreSQL this process started (restarted with pg_ctl for the `pg` fault). */
+  pg: PostgresServer | null
   pgRestartCmd?: string
   /** Whether the built server terminates its PGlite worker on SIGUSR2. */
   workerKill: boolean
@@ -95,8 +61,8 @@ export function applicable(ctx: FaultContext): { kinds: FaultKind[]; skipped: st
   else kinds.push('db-worker')
   if (ctx.redis || ctx.redisRestartCmd) kinds.push('redis')
   else skipped.push('redis: no Redis started here (--redis) and no --redis-restart-cmd')
-  if (ctx.pgRestartCmd) kinds.push('pg')
-  else skipped.push('pg: no --pg-restart-cmd')
+  if (ctx.pg || ctx.pgRestartCmd) kinds.push('pg')
+  else skipped.push('pg: no PostgreSQL started here (--db own-postgres) and no --pg-restart-cmd')
   return { kinds, skipped }
 }
 
@@ -124,16 +90,19 @@ export async function inject(kind: FaultKind, ctx: FaultContext): Promise<FaultW
   const start = ctx.now()
   let note = ''
   let recovered = true
+  let outage: FaultWindow['outage']
+  const took = (from: number) => `${((ctx.now() - from) / 1000).toFixed(1)} s`
   switch (kind) {
     case 'kill': {
       const s = ctx.servers[killed++ % ctx.servers.length]!
       const pid = s.pid
       await s.kill9()
+      // A supervisor notices and starts it again (systemd's RestartSec=1).
       await sleep(1000)
-      const t = Date.now()
       try {
         await s.start()
-        note = `kill -9 ${s.o.label} (pid ${pid}); back in ${((Date.now() - t) / 1000).toFixed(1)} s`
+        outage = { start, end: ctx.now() }
+        note = `kill -9 ${s.o.label} (pid ${pid}); serving again after ${took(start)}`
       } catch (err) {
         recovered = false
         note = `kill -9 ${s.o.label} (pid ${pid}); restart FAILED: ${(err as Error).message}`
@@ -154,9 +123,15 @@ export async function inject(kind: FaultKind, ctx: FaultContext): Promise<FaultW
     case 'redis': {
       if (ctx.redis) {
         await ctx.redis.stop()
-        await sleep(2000)
+        await sleep(ctx.redisOutageMs)
         await ctx.redis.start()
-        note = `Redis on port ${ctx.redis.port} stopped for 2 s and restarted`
+        outage = { start, end: ctx.now() }
+        const down = took(start)
+        // Back in shared mode (not only answering): every server's readiness says Redis is up.
+        const t = ctx.now()
+        const shared = await Promise.all(ctx.servers.map((s) => s.redisUp(60)))
+        recovered = shared.every(Boolean)
+        note = `Redis on port ${ctx.redis.port} killed, down ${down}, restarted; ${recovered ? `every server back on it ${took(t)} later` : 'a server did NOT return to shared mode'}`
       } else {
         const code = await sh(ctx.redisRestartCmd!)
         note = `--redis-restart-cmd exited ${code}`
@@ -166,15 +141,27 @@ export async function inject(kind: FaultKind, ctx: FaultContext): Promise<FaultW
       break
     }
     case 'pg': {
-      const code = await sh(ctx.pgRestartCmd!)
-      note = `--pg-restart-cmd exited ${code}`
-      recovered = code === 0 && (await allHealthy(ctx.servers, 60))
+      if (ctx.pg) {
+        try {
+          await ctx.pg.restart()
+          outage = { start, end: ctx.now() }
+          note = `PostgreSQL on port ${ctx.pg.port} restarted (pg_ctl restart -m fast) in ${took(start)}`
+        } catch (err) {
+          recovered = false
+          note = `PostgreSQL restart FAILED: ${(err as Error).message}`
+        }
+      } else {
+        const code = await sh(ctx.pgRestartCmd!)
+        note = `--pg-restart-cmd exited ${code}`
+        recovered = code === 0
+      }
+      recovered = recovered && (await allHealthy(ctx.servers, 60))
       break
     }
   }
   const end = ctx.now() + GRACE_MS
   ctx.say(`  ${(start / 1000).toFixed(0)} s: fault ${kind}: ${note}`)
-  return { kind, start, end, note, recovered }
+  return { kind, start, end, note, recovered, ...(outage ? { outage } : {}) }
 }
 
 /** Runs the schedule against the clock; stops early when `running` turns false. */

@@ -7,12 +7,23 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { buildChallengeImage, dockerAvailable } from '../../../server/test/helpers/challenge-image.ts'
+import {
+  canRunPostgres,
+  type PostgresServer,
+  startPostgres,
+} from '../../../server/test/helpers/postgres-server.ts'
+import {
+  freePort,
+  hasNginx,
+  type OwnRedis,
+  ownRedis,
+  startNginx,
+} from '../../../server/test/scaleout/cluster.ts'
 import { createNetwork, dockerNames, removeEverything } from '../containers.ts'
 import { audit } from './audit.ts'
 import { closeAgents, Recorder } from './client.ts'
@@ -22,7 +33,6 @@ import {
   type FaultKind,
   type FaultWindow,
   GRACE_MS,
-  OwnRedis,
   runFaults,
   schedule,
 } from './faults.ts'
@@ -54,15 +64,35 @@ const root = path.resolve(
   str('checkout') ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..'),
 )
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer()
-    s.on('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port
-      s.close(() => resolve(port))
-    })
+/** Kept at the end: asked for, or set when the run fails. */
+let keepData = has('keep-data')
+/** What to undo at the end (or on SIGINT), last first. */
+const cleanups: (() => Promise<unknown> | unknown)[] = []
+
+/** A fresh database on the shared PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL), dropped at the end. */
+async function freshDatabase(localId: string): Promise<string> {
+  const base =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    'postgres://postgres@127.0.0.1:5432/test'
+  const name = `pennant_rehearse_${localId}`
+  const client = new pg.Client({ connectionString: base })
+  await client.connect()
+  await client.query(`CREATE DATABASE ${name}`)
+  await client.end()
+  cleanups.push(async () => {
+    if (has('keep-db') || keepData) {
+      say(`Database kept for inspection: ${name}`)
+      return
+    }
+    const c = new pg.Client({ connectionString: base })
+    await c.connect()
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await c.end()
   })
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  return url.toString()
 }
 
 async function main() {
@@ -75,8 +105,21 @@ async function main() {
     str('out', `rehearsal-${new Date().toISOString().replace(/[:.]/g, '-')}`)!,
   )
   const external = str('servers')?.split(',').filter(Boolean) ?? []
-  const db = str('db', 'embedded')
-  if (db !== 'embedded' && db !== 'postgres') usage('--db takes embedded or postgres')
+  const clusterSize = num('cluster', 1)
+  if (!Number.isInteger(clusterSize) || clusterSize < 1)
+    usage('--cluster takes a whole number of servers ≥ 1')
+  if (external.length && has('cluster')) usage('--cluster starts servers; --servers drives running ones')
+  // Several servers need one database and Redis to be one contest: by default a PostgreSQL and
+  // a Redis of the rehearsal's own, so both can be restarted as faults.
+  const db = str('db', clusterSize > 1 ? 'own-postgres' : 'embedded')
+  if (db !== 'embedded' && db !== 'postgres' && db !== 'own-postgres')
+    usage('--db takes embedded, postgres or own-postgres')
+  if (clusterSize > 1 && db === 'embedded') usage('--cluster needs --db postgres or own-postgres')
+  if (db === 'own-postgres' && !canRunPostgres())
+    usage('--db own-postgres needs root and Debian’s PostgreSQL binaries (/usr/lib/postgresql/*/bin)')
+  if (clusterSize > 1 && !hasNginx()) usage('--cluster needs nginx (apt-get install nginx)')
+  const withRedis = has('redis') || clusterSize > 1
+  const redisOutageMs = num('redis-outage', clusterSize > 1 ? 30 : 2) * 1000
   const adminUser = str('admin-user', 'Admin')!
   const adminPassword =
     str('admin-password') ??
@@ -88,8 +131,6 @@ async function main() {
   mkdirSync(out, { recursive: true })
 
   const rec = new Recorder()
-  let keepData = has('keep-data')
-  const cleanups: (() => Promise<unknown> | unknown)[] = []
   let cleaned = false
   const cleanUp = async () => {
     if (cleaned) return
@@ -128,10 +169,13 @@ async function main() {
       } else say('No Docker engine answers here: container challenges skipped')
     }
 
-    // The servers: given, or the built server started here on a fresh data directory.
+    // The servers: given, or the built server started here (N of them behind nginx with
+    // --cluster) on a fresh data directory or database.
     const servers: ManagedServer[] = []
     let redis: OwnRedis | null = null
-    let embedded = false
+    let ownPg: PostgresServer | null = null
+    let proxy: string | null = null
+    const embedded = !external.length && db === 'embedded'
     if (!external.length) {
       const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-rehearse-'))
       cleanups.push(() => {
@@ -141,7 +185,6 @@ async function main() {
       })
       const env: Record<string, string | undefined> = {
         ...process.env,
-        PORT: String(await freePort()),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         PENNANT_ADMIN_PASSWORD: adminPassword,
@@ -154,55 +197,61 @@ async function main() {
         REDIS_URL: undefined,
         INIT_CWD: undefined,
       }
-      if (db === 'postgres') {
-        const base =
-          process.env.BENCH_DATABASE_URL ??
-          process.env.TEST_DATABASE_URL ??
-          'postgres://postgres@127.0.0.1:5432/test'
-        const name = `pennant_rehearse_${localId}`
-        const client = new pg.Client({ connectionString: base })
-        await client.connect()
-        await client.query(`CREATE DATABASE ${name}`)
-        await client.end()
+      if (db === 'postgres') env.DATABASE_URL = await freshDatabase(localId)
+      else if (db === 'own-postgres') {
+        const t = Date.now()
+        ownPg = await startPostgres()
+        const started = ownPg
         cleanups.push(async () => {
-          if (has('keep-db') || keepData) {
-            say(`Database kept for inspection: ${name}`)
-            return
-          }
-          const c = new pg.Client({ connectionString: base })
-          await c.connect()
-          await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-          await c.end()
+          if (!keepData) return started.close()
+          await started.stop()
+          say(`PostgreSQL data kept for inspection (stopped): ${started.dir}/data`)
         })
-        const url = new URL(base)
-        url.pathname = `/${name}`
-        env.DATABASE_URL = url.toString()
-      } else embedded = true
-      if (has('redis')) {
-        redis = new OwnRedis(await freePort())
+        env.DATABASE_URL = ownPg.url
+        say(
+          `PostgreSQL of its own on port ${ownPg.port} (initdb, fsync off) up in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+        )
+      }
+      if (withRedis) {
+        redis = ownRedis(await freePort())
         await redis.start()
         cleanups.push(() => redis?.stop())
         env.REDIS_URL = redis.url
         env.REDIS_PREFIX = `pennant-rehearse-${localId}:`
       }
-      const server = new ManagedServer({
-        root,
-        port: Number(env.PORT),
-        env,
-        logFile: path.join(out, 'server.log'),
-        label: 'server',
-        now: () => rec.now(),
-      })
-      writeFileSync(path.join(out, 'server.log'), '')
-      cleanups.push(() => server.close())
-      const t = Date.now()
-      await server.start()
-      servers.push(server)
-      say(
-        `Server (node server/dist/main.js, ${embedded ? 'PGlite' : 'PostgreSQL'}${redis ? ', own Redis' : ''}) up in ${((Date.now() - t) / 1000).toFixed(1)} s on ${server.url}; log in ${path.join(out, 'server.log')}`,
-      )
+      for (let i = 1; i <= clusterSize; i++) {
+        const label = clusterSize > 1 ? `server-${i}` : 'server'
+        const logFile = path.join(out, `${label}.log`)
+        const port = await freePort()
+        const server = new ManagedServer({
+          root,
+          port,
+          env: { ...env, PORT: String(port) },
+          logFile,
+          label,
+          now: () => rec.now(),
+        })
+        writeFileSync(logFile, '')
+        cleanups.push(() => server.close())
+        const t = Date.now()
+        // One after the other: the first applies the migrations (the others would wait on its lock).
+        await server.start()
+        servers.push(server)
+        say(
+          `${label} (node server/dist/main.js, ${embedded ? 'PGlite' : 'PostgreSQL'}${redis ? ', own Redis' : ''}) up in ${((Date.now() - t) / 1000).toFixed(1)} s on ${server.url}; log in ${logFile}`,
+        )
+      }
+      if (clusterSize > 1) {
+        // As a deployment has it: round robin without stickiness, WebSockets passed through.
+        const nginx = await startNginx(servers.map((s) => s.o.port))
+        cleanups.push(() => nginx.stop())
+        proxy = nginx.url
+        say(`nginx round robin over the ${clusterSize} servers on ${proxy}; players go through it`)
+      }
     }
-    const urls = external.length ? external : servers.map((s) => s.url)
+    // Where players go (the proxy when there is one); the audit compares every server's board.
+    const direct = external.length ? external : servers.map((s) => s.url)
+    const urls = proxy ? [proxy] : direct
     // A server that exits on its own is started again, as its supervisor would; the exit still
     // fails the run, and its outage is a window of its own.
     const crashes: FaultWindow[] = []
@@ -235,7 +284,9 @@ async function main() {
     const ctx = {
       servers,
       redis,
+      redisOutageMs,
       redisRestartCmd: str('redis-restart-cmd'),
+      pg: ownPg,
       pgRestartCmd: str('pg-restart-cmd'),
       workerKill: !external.length && supportsWorkerKill(root),
       embedded,
@@ -313,7 +364,7 @@ async function main() {
     say(`Contest over at ${(rec.now() / 1000).toFixed(0)} s; audit…`)
 
     // The audit, then the report.
-    const result = await audit({ world, servers: urls, rec, say })
+    const result = await audit({ world, servers: direct, rec, say, out })
     resources.stop()
     const faultWindows: FaultWindow[] = [...windows, ...crashes].sort((a, b) => a.start - b.start)
     const summary = summarise({
@@ -339,7 +390,7 @@ async function main() {
       ]),
     )
     say(
-      `Wrote ${path.join(out, 'summary.json')}, ${path.join(out, 'report.html')}${servers.length ? ` and ${path.join(out, 'server.log')}` : ''}`,
+      `Wrote ${path.join(out, 'summary.json')}, ${path.join(out, 'report.html')}${servers.length ? ` and ${servers.map((s) => path.basename(s.o.logFile)).join(', ')}` : ''}`,
     )
     closeAgents()
     await cleanUp()

@@ -19,7 +19,7 @@ export interface Challenge {
   title: string
   flag: string
   container: boolean
-  /** Milliseconds into the run at which the organiser enables it; 0 = enabled from the start. */
+  /** Milliseconds into the contest at which the organiser enables it; 0 = enabled from the start. */
   enableAt: number
   enabled: boolean
   enabledAt: number
@@ -623,7 +623,8 @@ async function organise(o: PlayOptions, running: () => boolean) {
   while (running()) {
     const t = rec.now()
     for (const c of world.challenges) {
-      if (c.enabled || c.enableAt > t) continue
+      // `enableAt` counts from the contest's start, not from the run's (set-up comes first).
+      if (c.enabled || c.enableAt > t - start) continue
       c.enabled = true
       const a = await retry('admin-edit', 'PUT', `/api/edit/games/${g}/challenges/${c.id}`, {
         isEnabled: true,

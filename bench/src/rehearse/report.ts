@@ -25,6 +25,74 @@ export function progressLine(samples: Sample[], from: number, now: number, since
   return `${(now / 1000).toFixed(0).padStart(5)} s  ${String(samples.length).padStart(7)} requests  +${(recent.length / Math.max(1, since / 1000)).toFixed(0)}/s  errors ${errors}  p99 ${pct(ms, 99)} ms`
 }
 
+/** Requests slow by nature (a container start runs Docker), left out of a fault's slowest request. */
+const SLOW_BY_NATURE = new Set(['container-start', 'container-destroy'])
+
+/** A fault's figures against the targets for several servers. */
+export interface FaultFigure {
+  kind: FaultWindow['kind']
+  /** Seconds into the run. */
+  at: number
+  /** How long the part itself was away, in seconds (when known). */
+  outageS: number | null
+  /** Failed requests (no answer, or 5xx) overlapping the fault's window. */
+  failed: number
+  /** From the first failed answer to the last, in seconds (target ≤ 2 s). */
+  failedSpanS: number
+  /** Whole seconds of the run in which a failed request ended. */
+  failedSeconds: number
+  /** The slowest request overlapping the outage (the window when no outage is known), container starts and destroys left out. */
+  slowestMs: number
+  slowestKind: string
+  /** Requests taking over 1 s among those. */
+  over1s: number
+  /** Requests started per second in the minute before the fault, and during its outage. */
+  perSecondBefore: number
+  perSecondDuring: number
+  targets: { name: string; ok: boolean }[]
+}
+
+/** Per fault: how long requests failed, the slowest request and throughput while the part was away. */
+export function faultFigures(samples: Sample[], faults: FaultWindow[]): FaultFigure[] {
+  const overlaps = (s: Sample, a: number, b: number) => s.t <= b && s.t + s.ms >= a
+  return faults.map((w) => {
+    const failed = samples.filter((s) => (s.status === 0 || s.status >= 500) && overlaps(s, w.start, w.end))
+    // When the failures reached players: a request sent before the fault that failed at its
+    // start counts from its answer, not from when it was sent.
+    const ends = failed.map((s) => s.t + s.ms)
+    const first = Math.min(...ends)
+    const last = Math.max(...ends)
+    const span = failed.length ? (last - first) / 1000 : 0
+    const from = w.outage?.start ?? w.start
+    const to = w.outage?.end ?? w.end
+    const during = samples.filter((s) => overlaps(s, from, to) && !SLOW_BY_NATURE.has(s.kind))
+    const slowest = during.reduce<Sample | null>((a, s) => (!a || s.ms > a.ms ? s : a), null)
+    const startedIn = (a: number, b: number) => samples.filter((s) => s.t >= a && s.t < b).length
+    const before = startedIn(w.start - 60_000, w.start) / 60
+    const dur = startedIn(from, to) / Math.max(1, (to - from) / 1000)
+    const targets = [{ name: 'failures span ≤ 2 s', ok: span <= 2 }]
+    if (w.kind === 'redis')
+      targets.push(
+        { name: 'slowest request ≤ 1 s', ok: (slowest?.ms ?? 0) <= 1000 },
+        { name: 'throughput > half the minute before', ok: dur > before / 2 },
+      )
+    return {
+      kind: w.kind,
+      at: Math.round(w.start / 1000),
+      outageS: w.outage ? +((w.outage.end - w.outage.start) / 1000).toFixed(1) : null,
+      failed: failed.length,
+      failedSpanS: +span.toFixed(2),
+      failedSeconds: new Set(failed.map((s) => Math.floor((s.t + s.ms) / 1000))).size,
+      slowestMs: slowest?.ms ?? 0,
+      slowestKind: slowest?.kind ?? '',
+      over1s: during.filter((s) => s.ms > 1000).length,
+      perSecondBefore: +before.toFixed(1),
+      perSecondDuring: +dur.toFixed(1),
+      targets,
+    }
+  })
+}
+
 /** What `summary.json` holds: the audit's counts (its problems are in `failures`) and the run's figures. */
 export interface Summary extends Omit<Audit, 'problems'> {
   ok: boolean
@@ -52,6 +120,10 @@ export interface Summary extends Omit<Audit, 'problems'> {
   hub: World['hub']
   containers: World['containerStarts']
   faults: FaultWindow[]
+  /** Per fault, figures against the targets (these do not fail the run). */
+  faultFigures: FaultFigure[]
+  /** Whether every fault met its targets. */
+  faultTargetsMet: boolean
   faultsSkipped: string[]
   server: {
     cpuPercentMean: number
@@ -59,6 +131,8 @@ export interface Summary extends Omit<Audit, 'problems'> {
     rssMiBMax: number
     rssMiBLast: number
     unexpectedExits: string[]
+    /** With several servers: each one's CPU mean and RSS at most. */
+    byServer: Record<string, { cpuPercentMean: number; rssMiBMax: number }>
   }
   logErrors: LogGroup[]
   problems: string[]
@@ -130,6 +204,7 @@ export function summarise(o: {
   if (outsideNet.length) failures.push(`${outsideNet.length} failed connection(s) outside fault windows`)
   for (const f of faults) if (!f.recovered) failures.push(`no recovery from fault ${f.kind}: ${f.note}`)
   if (o.unexpectedExits.length) failures.push(`server exited unexpectedly: ${o.unexpectedExits.join('; ')}`)
+  const figures = faultFigures(samples, faults)
   return {
     ok: failures.length === 0,
     failures,
@@ -171,6 +246,8 @@ export function summarise(o: {
     hub: world.hub,
     containers: world.containerStarts,
     faults,
+    faultFigures: figures,
+    faultTargetsMet: figures.every((f) => f.targets.every((x) => x.ok)),
     faultsSkipped: o.faultsSkipped,
     server: {
       cpuPercentMean: cpu.length ? Math.round(cpu.reduce((a, b) => a + b, 0) / cpu.length) : 0,
@@ -178,6 +255,18 @@ export function summarise(o: {
       rssMiBMax: Math.round(Math.max(0, ...rss)),
       rssMiBLast: Math.round(rss.at(-1) ?? 0),
       unexpectedExits: o.unexpectedExits,
+      byServer: Object.fromEntries(
+        [...new Set(o.resources.map((r) => r.server))].map((name) => {
+          const mine = o.resources.filter((r) => r.server === name)
+          return [
+            name,
+            {
+              cpuPercentMean: Math.round(mine.reduce((a, r) => a + r.cpu, 0) / mine.length),
+              rssMiBMax: Math.round(Math.max(...mine.map((r) => r.rss))),
+            },
+          ]
+        }),
+      ),
     },
     logErrors: o.logGroups
       .map(({ at, ...g }) => ({
@@ -251,6 +340,11 @@ export function printSummary(
   say(
     `Server: CPU mean ${sum.server.cpuPercentMean} %, max ${sum.server.cpuPercentMax} % of a core; RSS max ${sum.server.rssMiBMax} MiB, at the end ${sum.server.rssMiBLast} MiB`,
   )
+  const each = Object.entries(sum.server.byServer)
+  if (each.length > 1)
+    say(
+      `  each: ${each.map(([name, x]) => `${name} CPU mean ${x.cpuPercentMean} %, RSS max ${x.rssMiBMax} MiB`).join('; ')}`,
+    )
   if (resources.length) {
     const perMinute = new Map<number, { cpu: number[]; rss: number[] }>()
     for (const r of resources) {
@@ -269,6 +363,7 @@ export function printSummary(
     say(
       `Fault ${f.kind} at ${(f.start / 1000).toFixed(0)} s: ${f.note}${f.recovered ? '' : ' — NOT RECOVERED'}`,
     )
+  for (const f of sum.faultFigures) say(`  ${figureLine(f)}`)
   for (const s of sum.faultsSkipped) say(`Fault skipped: ${s}`)
   if (sum.logErrors.length) {
     say('Server log lines at level ≥ 50 (error), by message:')
@@ -278,6 +373,11 @@ export function printSummary(
       )
   } else say('Server log: no lines at level ≥ 50')
   for (const p of sum.problems.slice(0, 30)) say(`  audit: ${p}`)
+}
+
+/** One fault's figures in a line, targets marked ✓ or ✗. */
+export function figureLine(f: FaultFigure) {
+  return `${f.kind} at ${f.at} s${f.outageS === null ? '' : ` (away ${f.outageS} s)`}: ${f.failed} failed requests over ${f.failedSpanS} s (${f.failedSeconds} distinct s); slowest ${f.slowestMs} ms (${f.slowestKind || '-'}), ${f.over1s} over 1 s; ${f.perSecondDuring} requests/s vs ${f.perSecondBefore} the minute before — ${f.targets.map((t) => `${t.ok ? '✓' : '✗'} ${t.name}`).join(', ')}`
 }
 
 // ---- report.html ---------------------------------------------------------------------------
@@ -472,7 +572,7 @@ ${plot('Server CPU', '% of a core', cpu, endMs, f, false, marks)}
 ${plot('Server RSS', 'MiB', rss, endMs, f, false, marks)}
 <h2>Requests</h2><table><tr><th>kind</th><th>requests</th><th>p50 ms</th><th>p99 ms</th><th>max ms</th><th>errors</th></tr>${rows}</table>
 <p>Verdict latency: p50 ${sum.verdictLatency.p50} ms, p99 ${sum.verdictLatency.p99} ms (${sum.verdictLatency.count}). Flag → board: p50 ${sum.flagToBoard.p50} ms, p99 ${sum.flagToBoard.p99} ms (${sum.flagToBoard.count}). Notices: ${sum.noticeDelivery.deliveries} of ${sum.noticeDelivery.expected} deliveries, p99 ${sum.noticeDelivery.p99} ms.</p>
-<h2>Faults</h2><ul>${f.map((w) => `<li>${(w.start / 1000).toFixed(0)} s: ${esc(w.kind)} — ${esc(w.note)}</li>`).join('')}${sum.faultsSkipped.map((s) => `<li>skipped: ${esc(s)}</li>`).join('')}</ul>
+<h2>Faults</h2><ul>${f.map((w) => `<li>${(w.start / 1000).toFixed(0)} s: ${esc(w.kind)} — ${esc(w.note)}</li>`).join('')}${sum.faultFigures.map((x) => `<li class="${x.targets.every((t) => t.ok) ? 'good' : 'bad'}">${esc(figureLine(x))}</li>`).join('')}${sum.faultsSkipped.map((s) => `<li>skipped: ${esc(s)}</li>`).join('')}</ul>
 <h2>Server log at level ≥ 50</h2>${logs ? `<table><tr><th>count</th><th>level</th><th>message</th><th>first</th><th>outside faults</th></tr>${logs}</table>` : '<p>none</p>'}
 ${sum.problems.length ? `<h2>Audit findings</h2><ul>${sum.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>` : ''}
 </body></html>`

@@ -163,6 +163,19 @@ export class ManagedServer {
     return false
   }
 
+  /** Waits until `/healthz/ready` says this server is on Redis again (shared mode); false when not in time. */
+  async redisUp(timeoutS = 60): Promise<boolean> {
+    const deadline = Date.now() + timeoutS * 1000
+    while (Date.now() < deadline) {
+      try {
+        const r = await fetch(`${this.url}/healthz/ready`, { signal: AbortSignal.timeout(2000) })
+        if (((await r.json()) as { redis?: string }).redis !== 'degraded') return true
+      } catch {}
+      await sleep(200)
+    }
+    return false
+  }
+
   private exited(): Promise<void> {
     const c = this.child
     if (!c || c.exitCode !== null || c.signalCode !== null) return Promise.resolve()

@@ -339,6 +339,60 @@ describe('judging in batches', () => {
     const events = await t.app.deps.db.select().from(gameEvents).where(eq(gameEvents.gameId, game.id))
     expect(events).toHaveLength(all.length)
   })
+
+  it('gives bloods in submission order when a later solve is judged first, as on another server', async () => {
+    const game = await createGame(admin)
+    const c = await staticChallenge(admin, game.id, 'flag{order}')
+    const [x, y, z] = (await players(game.id, 3)) as [Player, Player, Player]
+    const at = Date.now() - 5000
+    // x solved first, then y and z; server A's queue holds x's, servers B and C's the others.
+    const [early] = await pending(game.id, c.id, [{ player: x, answer: 'flag{order}', time: new Date(at) }])
+    const [wrong, late] = await pending(game.id, c.id, [
+      { player: z, answer: 'flag{not-it}', time: new Date(at + 5) },
+      { player: y, answer: 'flag{order}', time: new Date(at + 10) },
+    ])
+    const [latest] = await pending(game.id, c.id, [
+      { player: z, answer: 'flag{order}', time: new Date(at + 20) },
+    ])
+    // B's batch comes round first: it judges x's earlier solve with its own, in time order
+    // (not z's wrong answer, nor the later solve C holds).
+    const b = await newJudge().judgeBatch([late!])
+    expect(b.map((v) => [v.submissionId, v.blood])).toEqual([
+      [early, 'FirstBlood'],
+      [late, 'SecondBlood'],
+    ])
+    expect(await statuses([wrong!, latest!])).toEqual(['FlagSubmitted', 'FlagSubmitted'])
+    // A's batch then finds x's already judged; C's judges its own.
+    expect(await newJudge().judgeBatch([early!])).toEqual([])
+    expect((await newJudge().judgeBatch([wrong!, latest!])).map((v) => v.blood)).toEqual([null, 'ThirdBlood'])
+
+    // What players see: the board and the notices name the same teams, in solving order.
+    const names = await t.app.deps.db
+      .select({ id: teams.id, name: teams.name })
+      .from(teams)
+      .where(inArray(teams.id, [x.teamId, y.teamId, z.teamId]))
+    const nameOf = (p: Player) => names.find((n) => n.id === p.teamId)!.name
+    const board = await eventually(async () => {
+      const s = (await admin.get(`/api/game/${game.id}/scoreboard`)).json()
+      expect(s.challenges.Web[0].solved).toBe(3)
+      return s
+    })
+    expect(board.challenges.Web[0].bloods.map((b: { name: string }) => b.name)).toEqual([x, y, z].map(nameOf))
+    const notices = (await x.agent.get(`/api/game/${game.id}/notices`)).json() as {
+      type: string
+      values: string[]
+    }[]
+    expect(
+      notices
+        .filter((n) => n.type.endsWith('Blood'))
+        .map((n) => [n.type, n.values[0]])
+        .reverse(),
+    ).toEqual([
+      ['FirstBlood', nameOf(x)],
+      ['SecondBlood', nameOf(y)],
+      ['ThirdBlood', nameOf(z)],
+    ])
+  })
 })
 
 describe('recording submissions', () => {

@@ -27,6 +27,8 @@ export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` (trust authentication). */
   url: string
   port: number
+  /** Its temporary folder (data directory in `data/`, log in `log`). */
+  dir: string
   /** `pg_ctl restart -m fast`: every connection is cut, the server is back when this resolves. */
   restart(): Promise<void>
   stop(): Promise<void>
@@ -64,6 +66,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    dir,
     restart: () => ctl('restart', '-m', 'fast'),
     stop: () => ctl('stop', '-m', 'fast'),
     start: () => ctl('start'),

@@ -191,6 +191,7 @@ export function ownRedis(port: number) {
   let child: ChildProcess | null = null
   let exited: Promise<void> = Promise.resolve()
   return {
+    port,
     url: `redis://127.0.0.1:${port}`,
     async start() {
       const proc = spawn(
@@ -225,3 +226,5 @@ export function ownRedis(port: number) {
     },
   }
 }
+
+export type OwnRedis = ReturnType<typeof ownRedis>

@@ -289,12 +289,35 @@ export function createJudge(deps: {
       from jsonb_to_recordset(${records(events)}::jsonb) as x(g int, k smallint, v jsonb, u uuid, t int)`)
   }
 
-  /** Judges a batch of submissions in one transaction; returns their verdicts in order. */
+  /**
+   * Pending right answers, not in `ids`, submitted before a right answer in `ids` to the same
+   * challenge (by time, then id): those of other servers' queues (or batches) that may solve it first. Judged
+   * with the batch, so the counter hands out bloods in submission order whichever server's batch
+   * gets there first. (A flag of the challenge may be another team's: judged here all the same.)
+   */
+  async function earlierSolves(tx: Tx, ids: number[]): Promise<number[]> {
+    const rows = await query<{ id: number }>(
+      tx,
+      sql`
+      select distinct e.id from submissions s
+      join submissions e on e.challenge_id = s.challenge_id and e.status = 'FlagSubmitted'
+        and (e.submit_time_utc, e.id) < (s.submit_time_utc, s.id)
+      where s.id = any(${`{${ids.join(',')}}`}::int[]) and s.status = 'FlagSubmitted'
+        and e.id <> all(${`{${ids.join(',')}}`}::int[])
+        and exists (select 1 from flags f where f.challenge_id = s.challenge_id and f.flag = s.answer)
+        and exists (select 1 from flags f where f.challenge_id = e.challenge_id and f.flag = e.answer)`,
+    )
+    return rows.map((r) => r.id)
+  }
+
+  /** Judges a batch of submissions in one transaction; returns their verdicts in id order. */
   async function judgeBatch(ids: number[]): Promise<Verdict[]> {
     /** Submissions requeued after an outage that turn out judged: the commit went through. */
     let settled: Row[] = []
     const outcome = await db.transaction(async (tx) => {
-      const loaded = await load(tx, ids)
+      // Locked together with the batch's own, in id order, so two batches never wait on each other in a circle.
+      const extra = await earlierSolves(tx, ids)
+      const loaded = await load(tx, extra.length ? [...ids, ...extra] : ids)
       if (recovering.size)
         settled = loaded.filter((r) => r.status !== 'FlagSubmitted' && recovering.has(r.id))
       const rows = loaded.filter((r) => r.status === 'FlagSubmitted')
@@ -303,9 +326,10 @@ export function createJudge(deps: {
         tx,
         rows.filter((r) => r.hasInstance && r.teamFlags && !r.correct),
       )
-      // The first correct answer of each unsolved instance before the end is a candidate solve.
+      // The first correct answer (by submission time) of each unsolved instance before the end
+      // is a candidate solve; counts go in that order, as the board orders solvers.
       const candidates = new Map<string, Row>()
-      for (const r of rows) {
+      for (const r of [...rows].sort((a, b) => a.submitTime - b.submitTime || a.id - b.id)) {
         const key = `${r.challengeId}:${r.participationId}`
         if (r.correct && !r.isSolved && r.submitTime < r.gameEnd && !candidates.has(key))
           candidates.set(key, r)
