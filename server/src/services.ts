@@ -11,6 +11,7 @@ import { createTokenService } from './modules/account/tokens.service.ts'
 import { createAdminUserService } from './modules/admin/users.service.ts'
 import { createBlobService } from './modules/assets/blobs.service.ts'
 import { createCaptureService } from './modules/captures/captures.service.ts'
+import { createContainerCheck } from './modules/containers/container-check.ts'
 import { createContainerRuntime } from './modules/containers/container-runtime.ts'
 import { createContainerService } from './modules/containers/containers.service.ts'
 import { createEditChallengeService } from './modules/edit/challenges.service.ts'
@@ -181,6 +182,12 @@ export function createServices(deps: {
     audit,
     bus,
   })
+  const containerCheck = createContainerCheck({
+    db,
+    runtime: containerRuntime,
+    config: config.containers.check,
+    audit,
+  })
   const captureRoot = path.join(config.dataDir, 'files', 'capture')
   const captures = createCaptureService({ db, root: captureRoot, log })
   const proxy = createProxyService({
@@ -245,6 +252,7 @@ export function createServices(deps: {
     adminUsers,
     containerRuntime,
     containers,
+    containerCheck,
     proxy,
     captures,
     apiTokens: createApiTokenService({ db }),
