@@ -205,3 +205,10 @@ export function uploadAssets(files: File[], onProgress?: (fraction: number) => v
 
 /** The archive of every writeup of a game (a plain link: the browser downloads it). */
 export const writeupsArchiveUrl = (id: number) => `/api/admin/writeups/${id}/all`
+
+export type ContainerCheckResult = Ok<'/api/edit/games/{id}/challenges/{cId}/check', 'post'>
+
+/** Checks a container challenge for real (about half a minute); the checklist it answers. */
+export async function checkContainer(id: number, cId: number): Promise<ContainerCheckResult> {
+  return unwrap(api.POST('/api/edit/games/{id}/challenges/{cId}/check', { params: { path: { id, cId } } }))
+}
