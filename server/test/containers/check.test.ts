@@ -54,12 +54,20 @@ async function checkOf(image: string, body: Record<string, unknown> = {}) {
   const res = await check(game.id, c.id)
   expect(res.statusCode, res.body).toBe(200)
   const result = res.json() as { passed: boolean; steps: Step[] }
-  // The check's container is gone, whatever the outcome.
-  expect(docker('ps', '-aq', '--filter', `label=${LABEL.challenge}=${c.id}`)).toBe('')
+  // The check's container is gone, whatever the outcome (other checkouts' challenges share ids).
+  const platform = await t.app.deps.services.containerRuntime.platform()
+  const ours = [
+    '--filter',
+    `label=${LABEL.platform}=${platform}`,
+    '--filter',
+    `label=${LABEL.challenge}=${c.id}`,
+  ]
+  expect(docker('ps', '-aq', ...ours)).toBe('')
   return { ...result, step: (name: string) => result.steps.find((s) => s.step === name)! }
 }
 
-describe('the challenge check', () => {
+// Each check runs a container for seconds; on a busy machine, starts alone can take many.
+describe('the challenge check', { timeout: 120_000 }, () => {
   it('passes a good image, and finds the flag handed to it in what it serves', async () => {
     const r = await checkOf(CHALLENGE_IMAGE, { flagTemplate: 'flag{check_[GUID]}' })
     expect(r.steps.map((s) => [s.step, s.status])).toEqual([
@@ -155,7 +163,7 @@ describe('the challenge check', () => {
   })
 })
 
-describe('published ports', () => {
+describe('published ports', { timeout: 120_000 }, () => {
   it('gives an instance one host port on IPv4 and IPv6 alike', async () => {
     // An IPv4-only binding moves the engine's IPv4 port allocation ahead of its IPv6 one: left
     // to choose, it would now give a new container two different ports.
@@ -185,7 +193,7 @@ describe('published ports', () => {
   })
 })
 
-describe('a container’s output', () => {
+describe('a container’s output', { timeout: 120_000 }, () => {
   it('shows admins and monitors the last lines; others are refused', async () => {
     const game = await createGame(admin)
     const c = await containerChallenge(admin, game.id, { containerImage: BROKEN_IMAGES.wrongPort })

@@ -40,6 +40,8 @@ const READ_LIMIT = 64 * 1024
 const QUIET_MS = 1000
 /** How long one connection may take in all. */
 const PROBE_MS = 4000
+/** How long a container must keep running after it answered, however soon its uptime is up. */
+const AFTER_ANSWER_MS = 1000
 /** Between two attempts to connect, and two looks at whether the container still runs. */
 const RETRY_MS = 250
 
@@ -223,6 +225,7 @@ export function createContainerCheck(deps: {
     const backend = runtime.backend!
     let state = await backend.inspect(containerId)
     let answer: Buffer | null = null
+    let answeredAt = 0
     // 1. Something answers on the port: retried while refused, until the time limit.
     let last = ''
     const target = await backend.target(containerId, port)
@@ -230,6 +233,7 @@ export function createContainerCheck(deps: {
       const seen = await probe(target.host, target.port)
       if (seen.ok) {
         answer = seen.received
+        answeredAt = Date.now()
         mark('listen', 'passed', `answered after ${seconds(Date.now() - began)} (${answer.length} bytes)`)
         break
       }
@@ -246,11 +250,15 @@ export function createContainerCheck(deps: {
           ? `nothing answered on port ${port} within ${seconds(limits.listenMs)}${last ? ` (${last})` : ''}`
           : `the container stopped before anything answered on port ${port} (${stopped(state)})`,
       )
-    // 2. It keeps running: looked at until the time is up or it stops.
-    while (state?.running && Date.now() - began < limits.uptimeMs) {
-      await sleep(Math.min(RETRY_MS * 2, limits.uptimeMs - (Date.now() - began)))
+    // 2. It keeps running: looked at until the time is up or it stops, and for a moment after
+    // it answered at least (a service that serves one connection and exits is a common mistake).
+    const until = Math.max(began + limits.uptimeMs, answeredAt + AFTER_ANSWER_MS)
+    while (state?.running && Date.now() < until) {
+      await sleep(Math.max(0, Math.min(RETRY_MS * 2, until - Date.now())))
       state = await backend.inspect(containerId)
     }
+    // A fresh look: the port's wait may have used up the time since the last one.
+    if (state?.running) state = await backend.inspect(containerId)
     if (state?.running) mark('uptime', 'passed', `running after ${seconds(Date.now() - began)}`)
     else mark('uptime', 'failed', `${stopped(state)} after ${seconds(Date.now() - began)}`)
     // 3. Memory: what the engine recorded (a backend that cannot tell says so).
