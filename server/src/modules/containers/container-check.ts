@@ -12,7 +12,7 @@ import { ContainerError, type ContainerState } from '../../infra/containers/inde
 import type { SessionUser } from '../account/sessions.service.ts'
 import { requireChallenge } from '../game/games.queries.ts'
 import type { AuditService } from '../logs/audit.service.ts'
-import type { ContainerRuntime, Launch } from './container-runtime.ts'
+import { type ContainerRuntime, containerFailure, type Launch } from './container-runtime.ts'
 import { environment, launchOf } from './containers.service.ts'
 
 export type CheckStep = 'image' | 'start' | 'listen' | 'uptime' | 'memory' | 'flag'
@@ -188,7 +188,13 @@ export function createContainerCheck(deps: {
           if (/OOMKilled/.test(err.detail)) mark('memory', 'failed', err.detail)
         }
       }
-      if (containerId) await watch(containerId, spec.port, flag, began, mark, { listenMs, uptimeMs })
+      // The engine failing mid-check (gone, unreachable) is an error of the check, not a finding.
+      if (containerId)
+        await watch(containerId, spec.port, flag, began, mark, { listenMs, uptimeMs }).catch(
+          (err: unknown) => {
+            throw containerFailure(err, spec.image, true)
+          },
+        )
     } finally {
       // The start removes its row on failure; otherwise the check's container goes now.
       const [left] = await db.select().from(containers).where(eq(containers.id, row.id))
