@@ -45,7 +45,8 @@ test('an organiser checks a good and a broken container challenge; an admin read
   adminApi,
   uniqueName,
 }) => {
-  test.setTimeout(240_000)
+  // Ten checks of a few seconds each with every screenshot taken; starts are slow on a busy host.
+  test.setTimeout(480_000)
   const status = await adminApi.get<{ backend: string }>('/api/ext/containers/status')
   test.skip(status.backend === 'none', 'no Docker engine here (see harness/containers.ts)')
 

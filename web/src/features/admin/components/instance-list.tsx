@@ -20,8 +20,8 @@ import { useTranslation } from '@/i18n'
 import { formatDateTime, formatDuration } from '@/utils/format-date'
 import { notify } from '@/utils/notify'
 import { type ContainerInstance, useDestroyInstance, useInstances } from '../api'
-import { InstanceLogs } from './instance-logs'
 import { filterInstances, type InstanceFilter, instanceGames, NO_FILTER, shortId } from '../instance-filter'
+import { InstanceLogs } from './instance-logs'
 import '@mantine/core/styles/Table.css'
 
 const nowrap = { whiteSpace: 'nowrap' } as const
