@@ -23,7 +23,13 @@ export async function prepareContainers(): Promise<{
   const network = `pennant-e2e-${randomBytes(4).toString('hex')}`
   const networks = [network, `${network}-noegress`]
   return {
-    env: { CONTAINER_BACKEND: 'docker', CONTAINER_NETWORK: network },
+    // The challenge check's waits, shortened (20 s and 30 s in production).
+    env: {
+      CONTAINER_BACKEND: 'docker',
+      CONTAINER_NETWORK: network,
+      CONTAINER_CHECK_LISTEN: '5',
+      CONTAINER_CHECK_UPTIME: '3',
+    },
     async cleanup() {
       for (const name of networks) {
         const { stdout } = await run('docker', ['ps', '-aq', '--filter', `network=${name}`])

@@ -12,6 +12,7 @@ import { createTokenService } from './modules/account/tokens.service.ts'
 import { createAdminUserService } from './modules/admin/users.service.ts'
 import { createBlobService } from './modules/assets/blobs.service.ts'
 import { createCaptureService } from './modules/captures/captures.service.ts'
+import { createContainerCheck } from './modules/containers/container-check.ts'
 import { createContainerRuntime } from './modules/containers/container-runtime.ts'
 import { createContainerService } from './modules/containers/containers.service.ts'
 import { createEditChallengeService } from './modules/edit/challenges.service.ts'
@@ -195,6 +196,12 @@ export function createServices(deps: {
     audit,
     bus,
   })
+  const containerCheck = createContainerCheck({
+    db,
+    runtime: containerRuntime,
+    config: config.containers.check,
+    audit,
+  })
   const captureRoot = path.join(config.dataDir, 'files', 'capture')
   const captures = createCaptureService({ db, root: captureRoot, log })
   const proxy = createProxyService({
@@ -262,6 +269,7 @@ export function createServices(deps: {
     adminUsers,
     containerRuntime,
     containers,
+    containerCheck,
     proxy,
     captures,
     apiTokens: createApiTokenService({ db }),

@@ -95,6 +95,11 @@ export interface ContainerConfig {
    */
   startConcurrency: number | null
   pidsLimit: number
+  /**
+   * The organisers' challenge check: how long something may take to answer on the challenge's
+   * port, and how long the container must keep running (counted from its start).
+   */
+  check: { listenMs: number; uptimeMs: number }
   /** How often expired containers are looked for. */
   reaperIntervalMs: number
   /**
@@ -233,6 +238,10 @@ function containerConfig(env: Env, publicUrl: string | undefined): ContainerConf
       ? int(env, 'CONTAINER_START_CONCURRENCY', 1, 1, 64)
       : null,
     pidsLimit: int(env, 'CONTAINER_PIDS_LIMIT', 1024, 16, 1_000_000),
+    check: {
+      listenMs: int(env, 'CONTAINER_CHECK_LISTEN', 20, 1, 120) * 1000,
+      uptimeMs: int(env, 'CONTAINER_CHECK_UPTIME', 30, 1, 120) * 1000,
+    },
     reaperIntervalMs: int(env, 'CONTAINER_REAPER_INTERVAL', 30, 1, 3600) * 1000,
     portMapping: mapping === 'platformproxy' ? 'PlatformProxy' : 'Default',
     proxy: {

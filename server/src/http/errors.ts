@@ -135,6 +135,7 @@ const catalogue = {
   Container_Unreachable: [400, 'The container engine does not answer; tell the organisers'],
   Container_LimitsInvalid: [400, 'The container engine refused this challenge’s limits: {0}'],
   Container_CreationFailed: [400, 'The container could not be started: {0}'],
+  Container_CheckRunning: [409, 'This challenge is being checked already; wait for that check to finish'],
   Game_ContainerCreationNotAllowed: [400, 'This challenge has no container'],
   Game_OperationTooFrequent: [429, 'Wait {0} s before starting or destroying this container again'],
   Game_ContainerAlreadyCreated: [400, 'Your team’s container for this challenge is already running'],

@@ -18,6 +18,27 @@ export const ECHO_PORT = 9090
 export const CRASHING_IMAGE = 'pennant-test-crashing:latest'
 
 /**
+ * Broken challenges for the organisers' check, built by {@link buildChallengeImage} from the same
+ * busybox: each declares port 8080 like the good image.
+ */
+export const BROKEN_IMAGES = {
+  /** Serves the flag to one connection on 8080, then exits with code 3. */
+  exits: 'pennant-test-exits:1',
+  /** Serves the flag on 8081, not on the 8080 it declares, and says so (three lines of output). */
+  wrongPort: 'pennant-test-wrong-port:1',
+  /** Serves the flag to one connection, then fills 128 MiB of memory (killed under 64 MiB). */
+  memory: 'pennant-test-memory:1',
+} as const
+
+const BROKEN_COMMANDS: Record<keyof typeof BROKEN_IMAGES, string> = {
+  exits: '/bin/busybox nc -l -p 8080 -e /srv/serve.sh; exit 3',
+  wrongPort:
+    'echo starting; echo listening on 8081; echo warning: no config file >&2; exec /bin/busybox nc -ll -p 8081 -e /srv/serve.sh',
+  memory:
+    '/bin/busybox nc -l -p 8080 -e /srv/serve.sh; exec /bin/busybox dd if=/dev/zero of=/dev/null bs=128M count=1',
+}
+
+/**
  * Builds {@link CHALLENGE_IMAGE} (once per engine; cheap when it exists): Debian's static
  * busybox, serving the container's `GZCTF_FLAG` (and team id) to every TCP connection on port
  * 8080, and echoing whatever a connection sends on port 9090 (two-way traffic for the proxy).
@@ -46,6 +67,13 @@ export async function buildChallengeImage(tag = CHALLENGE_IMAGE): Promise<string
     await run('docker', ['build', '-q', '-t', tag, dir])
     await writeFile(path.join(dir, 'Dockerfile'), `FROM ${tag}\nCMD ["/srv/missing"]\n`)
     await run('docker', ['build', '-q', '-t', CRASHING_IMAGE, dir])
+    for (const [name, command] of Object.entries(BROKEN_COMMANDS)) {
+      await writeFile(
+        path.join(dir, 'Dockerfile'),
+        `FROM ${tag}\nCMD ${JSON.stringify(['/bin/busybox', 'sh', '-c', command])}\n`,
+      )
+      await run('docker', ['build', '-q', '-t', BROKEN_IMAGES[name as keyof typeof BROKEN_IMAGES], dir])
+    }
     return tag
   } finally {
     await rm(dir, { recursive: true, force: true })

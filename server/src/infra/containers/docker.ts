@@ -8,6 +8,7 @@ import {
   networkName,
   networkOptions,
   oncePerKey,
+  outputLines,
   protocolsFor,
   statusOf,
   toContainerError,
@@ -35,6 +36,25 @@ function mayLimitStorage(info: { Driver?: string; DriverStatus?: [string, string
   const backing = info.DriverStatus?.find(([k]) => k === 'Backing Filesystem')?.[1]
   if (info.Driver === 'overlay2') return backing === 'xfs'
   return ['btrfs', 'zfs', 'devicemapper', 'windowsfilter'].includes(info.Driver ?? '')
+}
+
+type PortMap = Record<string, { HostIp: string; HostPort: string }[] | null> | undefined
+
+/**
+ * The one host port a challenge port is published on, read back from the engine: every binding
+ * (IPv4 and IPv6, TCP and UDP) must name the same port, or players would be sent to the wrong one.
+ */
+export function publishedPort(ports: PortMap, port: number): number {
+  const bound = Object.entries(ports ?? {})
+    .filter(([k]) => k.startsWith(`${port}/`))
+    .flatMap(([, v]) => v ?? [])
+  const distinct = [...new Set(bound.map((b) => b.HostPort))]
+  if (distinct.length !== 1)
+    throw new ContainerError(
+      'StartFailed',
+      `the port was published on ${distinct.length ? bound.map((b) => `${b.HostIp || '*'}:${b.HostPort}`).join(', ') : 'no host port'}, not on one host port`,
+    )
+  return Number(distinct[0])
 }
 
 /** Standalone Docker Engine: one container per instance, its port published on the host. */
@@ -143,11 +163,11 @@ export function createDockerBackend(deps: {
   /** Creates and starts; a failed attempt removes what it made. */
   async function attempt(spec: ContainerSpec): Promise<StartedContainer> {
     const info = await engineInfo()
-    // TCP and UDP on one port need the same host port on both: choose it here (Docker would pick
-    // two different ones), and choose again if it is taken.
-    const both = spec.publish && protocolsFor(await exposedPorts(spec.image), spec.port).length > 1
     for (let tries = 0; ; tries++) {
-      const hostPort = both ? String(randomInt(32768, 61000)) : ''
+      // The host port is chosen here, not by the engine: left to itself, Docker allocates IPv4
+      // and IPv6 (and TCP and UDP) separately, and one instance could get 0.0.0.0:32786 and
+      // [::]:32785, so a player on IPv6 would reach nothing or another team. Taken: choose again.
+      const hostPort = spec.publish ? String(randomInt(32768, 61000)) : ''
       let container: Docker.Container
       try {
         container = await create(spec, info.storage, hostPort)
@@ -163,24 +183,24 @@ export function createDockerBackend(deps: {
         await container.start()
         const state = await container.inspect()
         if (!state.State.Running) {
-          const why = state.State.Error || `exited with code ${state.State.ExitCode}`
+          const why =
+            state.State.Error ||
+            `exited with code ${state.State.ExitCode}${state.State.OOMKilled ? ', killed for memory (OOMKilled)' : ''}`
           throw new ContainerError('StartFailed', `the container stopped at once (${why})`)
         }
         const net = state.NetworkSettings.Networks[networkName(deps.network, spec.egress)]
-        const bound = Object.entries(state.NetworkSettings.Ports ?? {}).find(([k]) =>
-          k.startsWith(`${spec.port}/`),
-        )?.[1]
         return {
           backendId: state.Id,
           ip: net?.IPAddress ?? '',
           port: spec.port,
-          publicPort: bound?.[0]?.HostPort ? Number(bound[0].HostPort) : null,
+          publicPort: spec.publish ? publishedPort(state.NetworkSettings.Ports, spec.port) : null,
           publicHost: null,
           startedAt: new Date(state.State.StartedAt || Date.now()),
         }
       } catch (err) {
         await remove(container.id).catch(() => {})
-        if (both && tries < 5 && /already allocated|address already in use/i.test(faultMessage(err))) continue
+        if (spec.publish && tries < 5 && /already allocated|address already in use/i.test(faultMessage(err)))
+          continue
         throw toContainerError(err, 'starting the container')
       }
     }
@@ -201,10 +221,27 @@ export function createDockerBackend(deps: {
     async inspect(id) {
       try {
         const state = await docker.getContainer(id).inspect()
-        return { running: state.State.Running }
+        return {
+          running: state.State.Running,
+          exitCode: state.State.Running ? null : state.State.ExitCode,
+          oomKilled: state.State.OOMKilled,
+          error: state.State.Error ?? '',
+        }
       } catch (err) {
         if (statusOf(err) === 404) return null
         throw toContainerError(err, 'inspecting the container')
+      }
+    },
+
+    async logs(id, lines) {
+      try {
+        const raw = await docker
+          .getContainer(id)
+          .logs({ stdout: true, stderr: true, tail: lines, follow: false })
+        return outputLines(raw, lines)
+      } catch (err) {
+        if (statusOf(err) === 404) return null
+        throw toContainerError(err, 'reading the container’s output')
       }
     },
 

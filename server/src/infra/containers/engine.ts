@@ -239,5 +239,38 @@ export function oncePerKey<K>(work: (key: K) => Promise<void>): (key: K) => Prom
   }
 }
 
+/** Longest line kept of a container's output: a binary blob must not fill the admin's screen. */
+const LINE_CHARS = 2000
+
+/**
+ * A container's output as the engine sends it, as text lines (at most `lines`, the last ones).
+ * Without a terminal the engine frames each chunk with 8 bytes (stream, 0, 0, 0, length), so a
+ * buffer is read frame by frame; one that does not start like a frame is plain text (a TTY).
+ */
+export function outputLines(raw: Buffer | string, lines: number): string[] {
+  let text: string
+  if (typeof raw === 'string') text = raw
+  else {
+    const parts: Buffer[] = []
+    let at = 0
+    const framed = (i: number) =>
+      i + 8 <= raw.length && raw[i]! <= 2 && raw[i + 1] === 0 && raw[i + 2] === 0 && raw[i + 3] === 0
+    if (raw.length && !framed(0)) parts.push(raw)
+    else
+      while (framed(at)) {
+        const size = raw.readUInt32BE(at + 4)
+        parts.push(raw.subarray(at + 8, at + 8 + size))
+        at += 8 + size
+      }
+    text = Buffer.concat(parts).toString('utf8')
+  }
+  // Terminal colour codes and other control characters mean nothing on a web page.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
+  const clean = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '')
+  const all = clean.split('\n')
+  if (all.at(-1) === '') all.pop()
+  return all.slice(-lines).map((l) => (l.length > LINE_CHARS ? `${l.slice(0, LINE_CHARS)}…` : l))
+}
+
 /** Waits `ms` milliseconds. */
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -49,6 +49,17 @@ export interface StartedContainer {
   startedAt: Date
 }
 
+/** What the engine says about a container now. */
+export interface ContainerState {
+  running: boolean
+  /** Its exit code once it stopped (null while it runs, or when the backend does not say). */
+  exitCode: number | null
+  /** Whether the kernel killed it for going over its memory limit (null: the backend cannot tell). */
+  oomKilled: boolean | null
+  /** The engine's own words about why it stopped, if any. */
+  error: string
+}
+
 /** A container of ours found on the backend. */
 export interface ListedContainer {
   backendId: string
@@ -94,8 +105,10 @@ export interface ContainerBackend {
   start(spec: ContainerSpec): Promise<StartedContainer>
   /** Stops and removes it; a container that is already gone counts as removed. */
   destroy(backendId: string): Promise<void>
-  /** Whether it still runs (null: it is gone). */
-  inspect(backendId: string): Promise<{ running: boolean } | null>
+  /** Whether it still runs, and why it stopped if it did (null: it is gone). */
+  inspect(backendId: string): Promise<ContainerState | null>
+  /** The last `lines` lines of its output (stdout and stderr in order); null when it is gone. */
+  logs(backendId: string, lines: number): Promise<string[] | null>
   /**
    * Where the platform connects to the container's `port` (for the proxy), as the backend sees
    * it now; null when it is gone or not running.

@@ -9,6 +9,7 @@ import {
   networkName,
   networkOptions,
   oncePerKey,
+  outputLines,
   protocolsFor,
   sleep,
   statusOf,
@@ -31,7 +32,7 @@ interface Task {
   Status?: {
     State?: string
     Err?: string
-    ContainerStatus?: { ContainerID?: string }
+    ContainerStatus?: { ContainerID?: string; ExitCode?: number }
     PortStatus?: { Ports?: { Protocol?: string; TargetPort?: number; PublishedPort?: number }[] }
   }
   NetworksAttachments?: { Network?: { Spec?: { Name?: string } }; Addresses?: string[] }[]
@@ -260,7 +261,27 @@ export function createSwarmBackend(deps: {
         throw toContainerError(err, 'inspecting the service')
       }
       const tasks = await tasksOf(id)
-      return { running: tasks.some((t) => t.Status?.State === 'running') }
+      const task = tasks.find((t) => t.Status?.State === 'running') ?? tasks[0]
+      const running = task?.Status?.State === 'running'
+      return {
+        running,
+        exitCode: running ? null : (task?.Status?.ContainerStatus?.ExitCode ?? null),
+        // A task's status does not say whether the kernel killed it for memory.
+        oomKilled: null,
+        error: running ? '' : (task?.Status?.Err ?? ''),
+      }
+    },
+
+    async logs(id, lines) {
+      try {
+        const raw = await docker
+          .getService(id)
+          .logs({ stdout: true, stderr: true, tail: lines, follow: false })
+        return outputLines(raw as unknown as Buffer, lines)
+      } catch (err) {
+        if (statusOf(err) === 404) return null
+        throw toContainerError(err, 'reading the service’s output')
+      }
     },
 
     // Swarm publishes the port even behind the platform proxy: a task's overlay address is not

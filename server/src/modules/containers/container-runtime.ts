@@ -28,6 +28,8 @@ export interface Launch {
   teamId: number | null
   userId: string | null
   isTest: boolean
+  /** False keeps its port off the host even without the platform proxy (the organisers' check). */
+  publish?: boolean
 }
 
 /** A container that failed to start (`start`) or was found not running (`died`). */
@@ -219,7 +221,7 @@ export function createContainerRuntime(deps: {
             storageMb: launch.storageMb,
             env: launch.env,
             egress: deps.settings.get().containerPolicy.allowEgress,
-            publish: !proxied,
+            publish: !proxied && launch.publish !== false,
             labels: {
               [LABEL.platform]: await platform(),
               [LABEL.instance]: rowId,

@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ArrayResponse, Empty, errors } from '../../http/schema.ts'
-import { ContainerBackendStatus, ContainerInfoModel, ContainerInstanceModel } from './containers.schemas.ts'
+import {
+  ContainerBackendStatus,
+  ContainerCheckModel,
+  ContainerInfoModel,
+  ContainerInstanceModel,
+  ContainerLogsModel,
+} from './containers.schemas.ts'
 
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })
 const TeamParams = Type.Object({ id: Id, challengeId: Id })
@@ -9,7 +15,7 @@ const EditParams = Type.Object({ id: Id, cId: Id })
 
 /** Containers: a team's own, the organisers' test container, the admin list (api-contract §2.2, §2.5, §2.6). */
 export const containerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { containers, containerRuntime } = app.deps.services
+  const { containers, containerRuntime, containerCheck } = app.deps.services
   const team = { auth: 'user', rateLimit: 'Container' } as const
 
   app.post(
@@ -86,6 +92,37 @@ export const containerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await containers.destroyTest(request.params.id, request.params.cId)
       return reply.send()
     },
+  )
+
+  app.post(
+    '/edit/games/:id/challenges/:cId/check',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        summary:
+          'Pennant addition: check the container challenge for real (image, start, port, 30 s up, memory, flag); one at a time per challenge',
+        tags: ['Edit'],
+        params: EditParams,
+        response: { 200: ContainerCheckModel, ...errors(401, 403, 404, 409) },
+      },
+    },
+    async (request) => containerCheck.run(request.user!, request.params.id, request.params.cId),
+  )
+
+  app.get(
+    '/admin/instances/:id/logs',
+    {
+      // Monitors diagnose challenges during the contest too (an API token works here as well).
+      config: { auth: 'monitor' },
+      schema: {
+        summary: 'Pennant addition: the last lines a container wrote',
+        tags: ['Admin'],
+        params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+        querystring: Type.Object({ lines: Type.Integer({ minimum: 1, maximum: 1000, default: 200 }) }),
+        response: { 200: ContainerLogsModel, ...errors(401, 403, 404) },
+      },
+    },
+    async (request) => containers.logs(request.params.id, request.query.lines),
   )
 
   app.get(

@@ -66,3 +66,36 @@ export const ContainerBackendStatus = Type.Object({
     }),
   ),
 })
+
+const CheckStep = Type.Union([
+  Type.Literal('image'),
+  Type.Literal('start'),
+  Type.Literal('listen'),
+  Type.Literal('uptime'),
+  Type.Literal('memory'),
+  Type.Literal('flag'),
+])
+
+/** Pennant addition: the organisers' check of a container challenge, as a checklist. */
+export const ContainerCheckModel = Type.Object({
+  /** No step failed. */
+  passed: Type.Boolean(),
+  image: Type.String(),
+  port: Type.Integer(),
+  /** In order; a step after a failure that made it impossible is `skipped`. */
+  steps: Type.Array(
+    Type.Object({
+      step: CheckStep,
+      status: Type.Union([Type.Literal('passed'), Type.Literal('failed'), Type.Literal('skipped')]),
+      /** What was seen: the engine's own words where a step failed. */
+      detail: Type.String(),
+    }),
+  ),
+  checkedAt: Type.Integer(),
+  durationMs: Type.Integer(),
+})
+
+/** Pennant addition: the last lines a container wrote (stdout and stderr, in order). */
+export const ContainerLogsModel = Type.Object({
+  lines: Type.Array(Type.String()),
+})

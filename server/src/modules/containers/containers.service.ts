@@ -35,7 +35,7 @@ const MINUTE = 60_000
 const EVENT = { ContainerStart: 1, ContainerDestroy: 2 } as const
 
 /** What goes into a challenge's container besides its flag and team. */
-function launchOf(c: ChallengeRow, env: Record<string, string>, lifetimeMs: number) {
+export function launchOf(c: ChallengeRow, env: Record<string, string>, lifetimeMs: number) {
   if (!c.containerImage.trim() || !c.containerExposePort) return null
   return {
     image: c.containerImage.trim(),
@@ -49,7 +49,7 @@ function launchOf(c: ChallengeRow, env: Record<string, string>, lifetimeMs: numb
 }
 
 /** The flag and team a container carries, under the upstream names (existing images) and ours. */
-function environment(flag: string | null, team: string): Record<string, string> {
+export function environment(flag: string | null, team: string): Record<string, string> {
   const env: Record<string, string> = { GZCTF_TEAM_ID: team, PENNANT_TEAM_ID: team }
   if (flag !== null) Object.assign(env, { GZCTF_FLAG: flag, PENNANT_FLAG: flag })
   return env
@@ -410,6 +410,20 @@ export function createContainerService(deps: {
               : eq(containers.teamId, where.teamId),
         )
       await Promise.all(rows.map((row) => runtime.remove(row).catch(() => {})))
+    },
+
+    /** The last `lines` lines a container wrote, for admins and monitors diagnosing a challenge. */
+    async logs(id: string, lines: number): Promise<{ lines: string[] }> {
+      const [row] = await db.select().from(containers).where(eq(containers.id, id))
+      if (!row) throw fail('Admin_ContainerInstanceNotFound')
+      if (!runtime.backend) throw fail('Container_NotConfigured')
+      // Still starting: nothing written yet.
+      if (!row.containerId) return { lines: [] }
+      const out = await runtime.backend.logs(row.containerId, lines).catch((err: unknown) => {
+        throw containerFailure(err, row.image, true)
+      })
+      if (out === null) throw fail('Admin_ContainerInstanceNotFound')
+      return { lines: out }
     },
 
     /** An admin removes any container (no game event, as upstream). */

@@ -30,3 +30,15 @@ export function useDestroyInstance() {
     }
   }
 }
+
+/** How many lines of a container's output the instances page shows. */
+export const LOG_LINES = 200
+
+/** The last lines a container wrote, read when asked (null: nothing open). */
+export function useInstanceLogs(containerGuid: string | null) {
+  return useApi(
+    containerGuid ? '/api/admin/instances/{id}/logs' : null,
+    { path: { id: containerGuid ?? '' }, query: { lines: LOG_LINES } },
+    { ...ONCE, revalidateOnFocus: false },
+  )
+}

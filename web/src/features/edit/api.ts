@@ -221,3 +221,10 @@ export function sendFolder(
   const query = new URLSearchParams({ apply: String(opts.apply), prune: String(opts.prune) })
   return upload<FolderPlan>('POST', `/api/edit/games/${gameId}/challenges/folder?${query}`, form, onProgress)
 }
+
+export type ContainerCheckResult = Ok<'/api/edit/games/{id}/challenges/{cId}/check', 'post'>
+
+/** Checks a container challenge for real (about half a minute); the checklist it answers. */
+export async function checkContainer(id: number, cId: number): Promise<ContainerCheckResult> {
+  return unwrap(api.POST('/api/edit/games/{id}/challenges/{cId}/check', { params: { path: { id, cId } } }))
+}

@@ -9,7 +9,7 @@ import {
   TextInput,
   VisuallyHidden,
 } from '@mantine/core'
-import { IconSearch, IconServerOff, IconTrash } from '@tabler/icons-react'
+import { IconSearch, IconServerOff, IconTerminal2, IconTrash } from '@tabler/icons-react'
 import { useState } from 'react'
 import { confirm } from '@/components/confirm'
 import { CopyButton } from '@/components/copy-button'
@@ -21,6 +21,7 @@ import { formatDateTime, formatDuration } from '@/utils/format-date'
 import { notify } from '@/utils/notify'
 import { type ContainerInstance, useDestroyInstance, useInstances } from '../api'
 import { filterInstances, type InstanceFilter, instanceGames, NO_FILTER, shortId } from '../instance-filter'
+import { InstanceLogs } from './instance-logs'
 import '@mantine/core/styles/Table.css'
 
 const nowrap = { whiteSpace: 'nowrap' } as const
@@ -29,6 +30,7 @@ function InstanceRow({ instance, now }: { instance: ContainerInstance; now: numb
   const { t } = useTranslation()
   const destroyInstance = useDestroyInstance()
   const [busy, setBusy] = useState(false)
+  const [showLogs, setShowLogs] = useState(false)
   const entry = `${instance.ip}:${instance.port}`
   const left = instance.expectStopAt - now
   const team = instance.team?.name ?? t('admin.instances.unknown')
@@ -104,16 +106,33 @@ function InstanceRow({ instance, now }: { instance: ContainerInstance; now: numb
         </Group>
       </Table.Td>
       <Table.Td>
-        <ActionIcon
-          variant="subtle"
-          color="red"
-          loading={busy}
-          onClick={destroy}
-          aria-label={t('admin.instances.destroy_named', { team, challenge })}
-          title={t('admin.instances.destroy')}
-        >
-          <IconTrash size={16} aria-hidden />
-        </ActionIcon>
+        <Group gap={2} wrap="nowrap">
+          <ActionIcon
+            variant="subtle"
+            onClick={() => setShowLogs(true)}
+            aria-label={t('admin.instances.logs_named', { team, challenge })}
+            title={t('admin.instances.logs')}
+          >
+            <IconTerminal2 size={16} aria-hidden />
+          </ActionIcon>
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            loading={busy}
+            onClick={destroy}
+            aria-label={t('admin.instances.destroy_named', { team, challenge })}
+            title={t('admin.instances.destroy')}
+          >
+            <IconTrash size={16} aria-hidden />
+          </ActionIcon>
+        </Group>
+        {showLogs && (
+          <InstanceLogs
+            containerGuid={instance.containerGuid}
+            title={t('admin.instances.logs_named', { team, challenge })}
+            onClose={() => setShowLogs(false)}
+          />
+        )}
       </Table.Td>
     </Table.Tr>
   )

@@ -3,14 +3,17 @@ import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react'
 import { useTranslation } from '@/i18n'
 import { type EditChallenge, useEditGame } from '../api'
 import { isRunning } from '../categories'
+import { isContainerType } from '../flag-rules'
 import { canEnable, challengeReadiness } from '../readiness'
 import { useEnableChallenge } from '../use-enable-challenge'
+import { ContainerCheck } from './container-check'
 import '@mantine/core/styles/List.css'
 import '@mantine/core/styles/Switch.css'
 
 /**
  * What a challenge still needs before players can have it, and the switch that opens it: on the
- * editor itself, so one screen takes a challenge from new to playable.
+ * editor itself, so one screen takes a challenge from new to playable. A container challenge can
+ * be checked for real here too.
  */
 export function ReadinessPanel({ gameId, challenge }: { gameId: number; challenge: EditChallenge }) {
   const { t } = useTranslation()
@@ -69,6 +72,9 @@ export function ReadinessPanel({ gameId, challenge }: { gameId: number; challeng
         <Text size="sm" role="status">
           {status}
         </Text>
+        {isContainerType(challenge.type) && challenge.containerImage?.trim() && (
+          <ContainerCheck gameId={gameId} challengeId={challenge.id} />
+        )}
       </Stack>
     </Paper>
   )
