@@ -17,6 +17,7 @@ import { createEditChallengeService } from './modules/edit/challenges.service.ts
 import { createEditGameService } from './modules/edit/games.service.ts'
 import { createNoticeService } from './modules/edit/notices.service.ts'
 import { createFreezeService } from './modules/freeze/freeze.service.ts'
+import { createRedisBoardShare } from './modules/game/board-share.ts'
 import { createPlayContext } from './modules/game/context.ts'
 import { createGameService } from './modules/game/games.service.ts'
 import { createJudge } from './modules/game/judge.service.ts'
@@ -85,7 +86,15 @@ export function createServices(deps: {
   const freezeOn = () => settings.isOn('freeze')
   const scheduled = () => settings.isOn('scheduledRelease')
   const notices = createNoticeService({ db, bus, freezeOn })
-  const scoreboard = createScoreboardService({ db, bus, freezeOn, scheduled, observe: metrics?.rebuilt })
+  const scoreboard = createScoreboardService({
+    db,
+    bus,
+    freezeOn,
+    scheduled,
+    observe: metrics?.rebuilt,
+    // Several servers: each board is rendered by one of them after solves (issue 28).
+    share: infra.redis ? createRedisBoardShare(infra.redis, bus) : undefined,
+  })
   const playContext = createPlayContext({ db })
   const verdicts = createVerdictMemo()
   // Every server keeps these in memory, so what changes them travels on the bus: with Redis the
@@ -113,6 +122,7 @@ export function createServices(deps: {
     }
   })
   bus.subscribe('board.solve', (m) => scoreboard.addSolve(m.gameId, m.solve, m.acceptedCount))
+  bus.subscribe('board.rendered', (m) => void scoreboard.adopt(m))
   bus.subscribe('submission.verdict', (v) =>
     verdicts.remember(v.submissionId, {
       userId: v.userId,
