@@ -75,6 +75,11 @@ const IDLE_MS = 300_000
 export function createRedisRateLimitStore(redis: RedisConnections): RateLimitStore {
   const { command, prefix } = redis
   command.defineCommand('pennantLimits', { lua: LIMITS })
+  // Loaded ahead (also after a reconnection, as a restarted Redis forgets it), so the first
+  // requests do not each take a second round trip to send the text.
+  const preload = () => void command.script('LOAD', LIMITS).catch(() => {})
+  if (command.status === 'ready') preload()
+  command.on('ready', preload)
   const run = (command as unknown as { pennantLimits(...args: (string | number)[]): Promise<number[]> })
     .pennantLimits
   const local = createMemoryRateLimitStore()
@@ -103,9 +108,13 @@ export function createRedisRateLimitStore(redis: RedisConnections): RateLimitSto
     }
   }
   return {
-    hit: (policy, key, now) => hitAll([{ policy, key }], now),
+    hit: async (policy, key, now) => {
+      const { allowed, retryAfterMs } = await hitAll([{ policy, key }], now)
+      return { allowed, retryAfterMs }
+    },
     hitAll,
     close() {
+      command.off('ready', preload)
       local.close()
     },
   }

@@ -18,8 +18,10 @@ let one: RedisConnections
 let two: RedisConnections
 
 beforeAll(async () => {
-  one = await connectRedis(REDIS_URL, { prefix: PREFIX })
-  two = await connectRedis(REDIS_URL, { prefix: PREFIX })
+  // These check decisions, not timeouts (redis-fallback.test.ts does): on a loaded machine a
+  // command can exceed the default 250 ms, and the store would then decide alone.
+  one = await connectRedis(REDIS_URL, { prefix: PREFIX, commandTimeoutMs: 5000 })
+  two = await connectRedis(REDIS_URL, { prefix: PREFIX, commandTimeoutMs: 5000 })
 })
 afterAll(async () => {
   const keys = await one.command.keys(`${PREFIX}*`)
@@ -59,6 +61,36 @@ describe('rate limits in Redis', () => {
     )
     expect(verdicts.filter((v) => v.allowed)).toHaveLength(100)
     expect(verdicts.find((v) => !v.allowed)?.retryAfterMs).toBe(5_000)
+  })
+
+  it('count a request against the global and the route limit in one go, across servers, as one server would', async () => {
+    // A submit is counted against Global (a window of 150 a minute) and Submit (a bucket of
+    // 100); a request refused by Global is not counted against Submit. Two servers in Redis
+    // must decide each request as one in-process store does.
+    const memory = createMemoryRateLimitStore()
+    const [x, y] = [createRedisRateLimitStore(one), createRedisRateLimitStore(two)]
+    const checks = [
+      { policy: 'Global', key: 'u:both' },
+      { policy: 'Submit', key: 'u:both' },
+    ] as const
+    const start = 1_800_000_000_000
+    const seen = { Global: 0, Submit: 0 }
+    let now = start
+    for (let i = 0; i < 400; i++) {
+      now += i % 120 === 119 ? 11_000 : 13
+      const r = await (i % 2 ? x : y).hitAll(checks, now)
+      const m = await memory.hitAll(checks, now)
+      expect({ i, ...r }).toEqual({ i, ...m })
+      if (m.policy) seen[m.policy as 'Global' | 'Submit']++
+    }
+    // Both limits refused some requests.
+    expect(seen.Global).toBeGreaterThan(0)
+    expect(seen.Submit).toBeGreaterThan(0)
+    // The route limit alone, from the other server: it holds exactly what the combined
+    // requests left in it (the ones Global refused were not counted).
+    const [mSubmit, rSubmit] = [await memory.hit('Submit', 'u:both', now), await x.hit('Submit', 'u:both', now)]
+    expect(rSubmit).toEqual(mSubmit)
+    memory.close()
   })
 })
 
