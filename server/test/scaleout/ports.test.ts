@@ -88,7 +88,10 @@ describe('rate limits in Redis', () => {
     expect(seen.Submit).toBeGreaterThan(0)
     // The route limit alone, from the other server: it holds exactly what the combined
     // requests left in it (the ones Global refused were not counted).
-    const [mSubmit, rSubmit] = [await memory.hit('Submit', 'u:both', now), await x.hit('Submit', 'u:both', now)]
+    const [mSubmit, rSubmit] = [
+      await memory.hit('Submit', 'u:both', now),
+      await x.hit('Submit', 'u:both', now),
+    ]
     expect(rSubmit).toEqual(mSubmit)
     memory.close()
   })
