@@ -33,6 +33,7 @@ import { createAuditService } from './modules/logs/audit.service.ts'
 import { createOidcService } from './modules/oidc/oidc.service.ts'
 import type { Metrics } from './modules/ops/metrics.ts'
 import { createPostService } from './modules/posts/posts.service.ts'
+import { createRedisSlots } from './modules/proxy/connection-slots.ts'
 import { createProxyService } from './modules/proxy/proxy.service.ts'
 import { createSettingsService } from './modules/settings/settings.service.ts'
 import { createTeamService } from './modules/team/team.service.ts'
@@ -199,6 +200,8 @@ export function createServices(deps: {
     config: config.containers,
     log,
     captureRoot,
+    // Several servers: the per-container connection limit holds across them.
+    slots: infra.redis ? createRedisSlots(infra.redis) : undefined,
   })
   const play = createPlayService({
     db,

@@ -8,6 +8,7 @@ import { createRedisBus } from '../../src/infra/bus/redis.ts'
 import { createRedisCache } from '../../src/infra/cache/redis.ts'
 import { createPostgresLeases, keyOf, NAMESPACE } from '../../src/infra/leases/postgres.ts'
 import { connectRedis, type RedisConnections } from '../../src/infra/redis/index.ts'
+import { createRedisSlots } from '../../src/modules/proxy/connection-slots.ts'
 import { eventually } from '../factories.ts'
 import { createTestDatabase } from '../helpers/database.ts'
 
@@ -94,6 +95,29 @@ describe('rate limits in Redis', () => {
     ]
     expect(rSubmit).toEqual(mSubmit)
     memory.close()
+  })
+})
+
+describe('proxy connection slots in Redis', () => {
+  it('hold the per-container limit across servers, give slots back, and drop lapsed ones', async () => {
+    const [x, y] = [createRedisSlots(one), createRedisSlots(two)]
+    // Limit 4, ten connections at once through two servers: exactly four get a slot.
+    const taken = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? x : y).take('c1', `conn${i}`, 4)),
+    )
+    expect(taken.filter(Boolean)).toHaveLength(4)
+    // One closes on its server: one more fits, on the other server.
+    const holder = taken.indexOf(true)
+    ;(holder % 2 ? x : y).give('c1', `conn${holder}`)
+    await eventually(async () => expect(await (holder % 2 ? y : x).take('c1', 'late', 4)).toBe(true))
+    expect(await x.take('c1', 'over', 4)).toBe(false)
+    // Another container has its own slots.
+    expect(await y.take('c2', 'other', 4)).toBe(true)
+    // A server that died holding slots: they lapse (scored in the past here) and free the limit.
+    await one.command.zadd(`${PREFIX}proxy-slots:c3`, Date.now() - 1, 'dead:1', Date.now() - 1, 'dead:2')
+    expect(await x.take('c3', 'fresh', 1)).toBe(true)
+    x.close()
+    y.close()
   })
 })
 
