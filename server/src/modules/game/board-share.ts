@@ -13,18 +13,29 @@ export interface BoardShare {
    * and keeps it while it renders. False: another server renders and will hand its board over.
    */
   claim(gameId: number): Promise<boolean>
-  /** Hands a rendered board to the other servers (`release` once the bytes are sent). */
-  publish(
-    board: { gameId: number; etag: string; at: number; solves: number; bytes: Buffer },
-    release: () => void,
-  ): void
-  /** A board another server rendered, by its tag (null when gone or Redis is away). */
-  fetch(gameId: number, etag: string): Promise<Buffer | null>
+  /** Hands a rendered board to the other servers. */
+  publish(board: SharedBoard): void
+  /** The last board a server handed over for the game (null when none or Redis is away). */
+  fetch(gameId: number): Promise<SharedBoard | null>
+}
+
+export interface SharedBoard {
+  gameId: number
+  etag: string
+  /** Its update time (epoch ms). */
+  at: number
+  /** How many solves it shows. */
+  solves: number
+  bytes: Buffer
 }
 
 /** A turn lapses this long after its holder's last render: another server takes it then. */
 export const TURN_MS = 3000
-/** A handed-over board is kept this long for the others to fetch. */
+/**
+ * A handed-over board is kept this long for the others to fetch. One key per game holds the
+ * latest (a line of JSON with its tag, time and solves, then the bytes), so Redis keeps one
+ * board per game however often it is rendered.
+ */
 const KEEP_MS = 30_000
 
 // Takes the turn when free or already ours, and extends it: one round trip.
@@ -41,7 +52,7 @@ export function createRedisBoardShare(redis: RedisConnections, bus: Bus): BoardS
   const turn = (
     command as unknown as { pennantBoardTurn(key: string, who: string, ms: number): Promise<number> }
   ).pennantBoardTurn
-  const key = (gameId: number, etag: string) => `${prefix}board:${gameId}:${etag}`
+  const key = (gameId: number) => `${prefix}board:${gameId}`
   return {
     async claim(gameId) {
       // Redis away: every server renders its own board, as alone.
@@ -53,21 +64,24 @@ export function createRedisBoardShare(redis: RedisConnections, bus: Bus): BoardS
         return true
       }
     },
-    publish({ gameId, etag, at, solves, bytes }, release) {
-      if (!redis.usable()) return release()
-      command
-        .set(key(gameId, etag), bytes, 'PX', KEEP_MS)
-        .then(
-          () => bus.publish('board.rendered', { gameId, etag, at, solves }),
-          // Not stored: the others render it themselves when their wait runs out.
-          (err: unknown) => redis.failed(err),
-        )
-        .finally(release)
+    publish({ gameId, etag, at, solves, bytes }) {
+      if (!redis.usable()) return
+      // A copy: the rendered buffer is reused by a later render while this one may still be sent.
+      const value = Buffer.concat([Buffer.from(`${JSON.stringify({ etag, at, solves })}\n`), bytes])
+      command.set(key(gameId), value, 'PX', KEEP_MS).then(
+        () => bus.publish('board.rendered', { gameId, etag, at, solves }),
+        // Not stored: the others render it themselves when their wait runs out.
+        (err: unknown) => redis.failed(err),
+      )
     },
-    async fetch(gameId, etag) {
+    async fetch(gameId) {
       if (!redis.usable()) return null
       try {
-        return await command.getBuffer(key(gameId, etag))
+        const value = await command.getBuffer(key(gameId))
+        if (!value) return null
+        const end = value.indexOf(0x0a)
+        const head = JSON.parse(value.subarray(0, end).toString()) as Omit<SharedBoard, 'gameId' | 'bytes'>
+        return { gameId, ...head, bytes: value.subarray(end + 1) }
       } catch (err) {
         redis.failed(err)
         return null

@@ -458,16 +458,13 @@ export function createScoreboardService(deps: {
     else if (deps.share) {
       // The other servers take these bytes instead of rendering the same board.
       const { entry } = state
-      deps.share.publish(
-        {
-          gameId,
-          etag: entry.etag,
-          at: entry.updatedAt.getTime(),
-          solves: state.live.solveCount,
-          bytes: entry.bytes,
-        },
-        entry.retain(),
-      )
+      deps.share.publish({
+        gameId,
+        etag: entry.etag,
+        at: entry.updatedAt.getTime(),
+        solves: state.live.solveCount,
+        bytes: entry.bytes,
+      })
     }
     stopWaiting(state)
     return state
@@ -520,21 +517,22 @@ export function createScoreboardService(deps: {
     const state = games.get(m.gameId)
     if (!state || !deps.share || state.stale || since(state) !== null) return
     if (m.solves > state.shown && m.etag !== state.entry.etag) {
-      const bytes = await deps.share.fetch(m.gameId, m.etag)
-      if (!bytes || games.get(m.gameId) !== state || m.solves <= state.shown) return
+      // The latest board handed over: this one, or a newer one rendered meanwhile.
+      const board = await deps.share.fetch(m.gameId)
+      if (!board || games.get(m.gameId) !== state || board.solves <= state.shown) return
       for (const x of state.slabs) x.current = false
-      state.shown = m.solves
+      state.shown = board.solves
       state.entry = {
         live: state.live,
-        bytes,
-        etag: m.etag,
-        updatedAt: new Date(m.at),
+        bytes: board.bytes,
+        etag: board.etag,
+        updatedAt: new Date(board.at),
         hidden: state.entry.hidden,
         retain: () => noRelease,
-        encoded: encoder(bytes, state.codings, () => noRelease),
+        encoded: encoder(board.bytes, state.codings, () => noRelease),
       }
       for (const coding of state.codings) state.entry.encoded(coding).catch(() => {})
-      deps.bus?.publish('board.changed', { gameId: m.gameId, etag: m.etag })
+      deps.bus?.publish('board.changed', { gameId: m.gameId, etag: board.etag })
     }
     if (state.awaiting !== null && m.solves >= state.awaiting) stopWaiting(state)
   }
