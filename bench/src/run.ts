@@ -18,6 +18,10 @@
  * `--servers 2` runs the default bench against two servers on one PostgreSQL and one Redis
  * (REDIS_URL, default the machine's) behind Debian's nginx, as the README's scale-out section
  * deploys them; `--nginx` puts nginx in front of a single server, for a like-for-like figure.
+ * `--scale 1,2,3` measures what each added server costs instead (see scale.ts): total CPU per
+ * correct verdict and per board read over servers, Redis and PostgreSQL, the counts alternated
+ * over `--rounds 2`, each server pinned to a core; `--seconds 5` per measurement; `--builds
+ * dist,.builds/before` alternates builds of the server (folders under server/).
  * The database server comes from BENCH_DATABASE_URL (default: the machine's PostgreSQL).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -40,6 +44,7 @@ import {
 import { hubBench } from './hubs.ts'
 import { fmt, type LoadResult, load } from './load.ts'
 import { proxyBench } from './proxy.ts'
+import { scaleBench } from './scale.ts'
 import { type Queryable, seed } from './seed.ts'
 import { waitFor } from './server-process.ts'
 import { median } from './stats.ts'
@@ -58,6 +63,7 @@ const arg = (name: string, fallback: number) => {
   return i >= 0 ? Number(args[i + 1]) : fallback
 }
 const verdictMode = args.includes('--verdicts')
+const scaleMode = args.includes('--scale')
 const pglite = args.includes('--pglite')
 const teams = arg('teams', 1000)
 const solves = arg('solves', verdictMode ? teams * 10 : 20000)
@@ -66,9 +72,13 @@ const opts = {
   // Enough challenges for every team's share of the seeded solves plus 30 left to solve
   // (50 at the defaults): `--solves 200000` works without other options. The verdict bench
   // plays the issue's game: 30 challenges, 10 solved per team.
-  challenges: arg('challenges', verdictMode ? 30 : Math.max(50, Math.ceil(solves / teams) + 30)),
+  // The scale bench starts every phase from the seeded game, with 60 left to solve per team.
+  challenges: arg(
+    'challenges',
+    verdictMode ? 30 : Math.max(50, Math.ceil(solves / teams) + (scaleMode ? 60 : 30)),
+  ),
   solves,
-  seconds: arg('seconds', 10),
+  seconds: arg('seconds', scaleMode ? 5 : 10),
   concurrency: arg('concurrency', 64),
 }
 const proxyMode = args.includes('--proxy')
@@ -91,8 +101,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 async function main() {
   if (pglite && !verdictMode) throw new Error('--pglite goes with --verdicts')
-  if (viaNginx && (pglite || verdictMode || containerMode || hubMode))
+  if (viaNginx && (pglite || verdictMode || containerMode || hubMode || scaleMode))
     throw new Error('--servers and --nginx go with the default bench')
+  if (scaleMode && (pglite || verdictMode || containerMode || hubMode))
+    throw new Error('--scale is a bench of its own')
   const dbName = `pennant_bench_${Date.now().toString(36)}`
   const admin = pglite ? null : new pg.Client({ connectionString: serverUrl })
   await admin?.connect()
@@ -139,6 +151,31 @@ async function main() {
     say(
       `Seeded ${opts.teams} teams, ${opts.challenges} challenges, ${opts.solves} solves in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
     )
+    if (scaleMode) {
+      say('')
+      await scaleBench({
+        root,
+        dbUrl: url.toString(),
+        dbName,
+        dataDir,
+        client,
+        world,
+        counts: (/^[\d,]+$/.test(args[args.indexOf('--scale') + 1] ?? '')
+          ? args[args.indexOf('--scale') + 1]!
+          : '1,2,3'
+        )
+          .split(',')
+          .map(Number),
+        rounds: arg('rounds', 2),
+        seconds: opts.seconds,
+        concurrency: opts.concurrency,
+        profileDir: args.includes('--profile') ? path.join(root, 'bench-profile') : null,
+        builds: args.includes('--builds') ? args[args.indexOf('--builds') + 1]!.split(',') : ['dist'],
+        say,
+      })
+      await client.end()
+      return
+    }
     let containerChallenge = 0
     if (containerMode) {
       containersTouched = true

@@ -19,6 +19,7 @@ import { createEditChallengeService } from './modules/edit/challenges.service.ts
 import { createEditGameService } from './modules/edit/games.service.ts'
 import { createNoticeService } from './modules/edit/notices.service.ts'
 import { createFreezeService } from './modules/freeze/freeze.service.ts'
+import { createRedisBoardShare } from './modules/game/board-share.ts'
 import { createPlayContext } from './modules/game/context.ts'
 import { createGameService } from './modules/game/games.service.ts'
 import { createJudge } from './modules/game/judge.service.ts'
@@ -34,6 +35,7 @@ import { createAuditService } from './modules/logs/audit.service.ts'
 import { createOidcService } from './modules/oidc/oidc.service.ts'
 import type { Metrics } from './modules/ops/metrics.ts'
 import { createPostService } from './modules/posts/posts.service.ts'
+import { createRedisSlots } from './modules/proxy/connection-slots.ts'
 import { createProxyService } from './modules/proxy/proxy.service.ts'
 import { createSettingsService } from './modules/settings/settings.service.ts'
 import { createTeamService } from './modules/team/team.service.ts'
@@ -96,6 +98,8 @@ export function createServices(deps: {
     freezeOn,
     scheduled,
     observe: metrics?.rebuilt,
+    // Several servers: each board is rendered by one of them after solves (issue 28).
+    share: infra.redis ? createRedisBoardShare(infra.redis, bus) : undefined,
   })
   const playContext = createPlayContext({ db, clock })
   const verdicts = createVerdictMemo()
@@ -124,6 +128,7 @@ export function createServices(deps: {
     }
   })
   bus.subscribe('board.solve', (m) => scoreboard.addSolve(m.gameId, m.solve, m.acceptedCount))
+  bus.subscribe('board.rendered', (m) => void scoreboard.adopt(m))
   bus.subscribe('submission.verdict', (v) =>
     verdicts.remember(v.submissionId, {
       userId: v.userId,
@@ -210,6 +215,8 @@ export function createServices(deps: {
     config: config.containers,
     log,
     captureRoot,
+    // Several servers: the per-container connection limit holds across them.
+    slots: infra.redis ? createRedisSlots(infra.redis) : undefined,
   })
   const play = createPlayService({
     db,

@@ -111,6 +111,11 @@ export class LiveBoard {
   /** Challenges whose points or solvers changed since the last `settle`. */
   private readonly changed = new Set<ChallengeState>()
   private seq = 0
+  /**
+   * Solves on the board. Servers that heard the same solves hold the same count, so a board
+   * rendered elsewhere with at least this many covers every solve this one knows.
+   */
+  solveCount = 0
 
   constructor(private readonly input: Omit<BoardInput, 'solves' | 'now'>) {
     input.teams.forEach((team, order) => {
@@ -158,6 +163,7 @@ export class LiveBoard {
       team.solves.push(solve)
       team.appended.push(solve)
       team.byChallenge.set(ch.c.id, solve)
+      board.solveCount++
       ch.solvers.push({ team, solve })
     }
     for (const ch of board.challenges.values()) board.rerank(ch)
@@ -181,6 +187,7 @@ export class LiveBoard {
     }
     const solve = this.newSolve(ch, s)
     team.byChallenge.set(ch.c.id, solve)
+    if (!existing) this.solveCount++
     // Appended when it is the team's latest solve; anywhere else the list is written again.
     if (insertSorted(team.solves, solve, bySolveOrder) === team.solves.length - 1 && !existing) {
       team.appended.push(solve)

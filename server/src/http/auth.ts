@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import fp from 'fastify-plugin'
 import { SESSION_COOKIE } from '../modules/account/sessions.service.ts'
 import { fail } from './errors.ts'
-import type { PolicyName } from './rate-limit.ts'
+import type { Check } from './rate-limit.ts'
 import { ErrorBody } from './schema.ts'
 import type { AuthLevel } from './types.ts'
 
@@ -83,10 +83,13 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   const limits = infra.rateLimits
   app.decorateRequest('user', null)
 
-  async function limit(request: FastifyRequest, policy: PolicyName, key: string) {
-    const verdict = await limits.hit(policy, key, clock.now())
+  /** Counts the request against `checks` (one Redis round trip for all); 429 on a refusal. */
+  async function limit(request: FastifyRequest, checks: Check[]) {
+    if (!checks.length) return
+    const verdict = await limits.hitAll(checks, clock.now())
     if (!verdict.allowed) {
       const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))
+      const { policy, key } = checks.find((c) => c.policy === verdict.policy)!
       request.log.info({ policy, key }, 'rate limited')
       throw fail('RateLimit_TooManyRequests', {
         params: [seconds],
@@ -139,8 +142,10 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!config.rateLimitDisabled) {
       const { rateLimit: policy, auth } = request.routeOptions.config
       const byUser = request.user ? `u:${request.user.id}` : `ip:${request.ip}`
-      if (!isLoopback(request.ip)) await limit(request, 'Global', byUser)
-      if (policy) await limit(request, policy, auth ? byUser : `ip:${request.ip}`)
+      const checks: Check[] = []
+      if (!isLoopback(request.ip)) checks.push({ policy: 'Global', key: byUser })
+      if (policy) checks.push({ policy, key: auth ? byUser : `ip:${request.ip}` })
+      await limit(request, checks)
     }
 
     // 4. Role gate.

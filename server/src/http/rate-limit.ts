@@ -95,9 +95,20 @@ export function countInWindow(
   ]
 }
 
+/** One policy a request is counted against, for one client. */
+export interface Check {
+  policy: PolicyName
+  key: string
+}
+
 /** Where limiter state lives: in process now, Redis when replicas share limits. */
 export interface RateLimitStore {
   hit(policy: PolicyName, key: string, now: number): Promise<Verdict>
+  /**
+   * Counts one request against each check in order; the first refusal ends it (later checks
+   * are not counted) and names its policy. With Redis this is one round trip.
+   */
+  hitAll(checks: readonly Check[], now: number): Promise<Verdict & { policy?: PolicyName }>
   close(): void
 }
 
@@ -109,18 +120,26 @@ export function createMemoryRateLimitStore(): RateLimitStore {
     for (const [key, s] of state) if (s.since < cutoff) state.delete(key)
   }, 60_000)
   sweep.unref()
-  return {
-    async hit(name, key, now) {
-      const p: Policy = policies[name]
-      const id = `${name}:${key}`
-      if (p.kind === 'bucket') {
-        const [next, verdict] = takeToken(state.get(id) as BucketState | undefined, p, now)
-        state.set(id, next)
-        return verdict
-      }
-      const [next, verdict] = countInWindow(state.get(id) as WindowState | undefined, p, now)
+  const hit = (name: PolicyName, key: string, now: number): Verdict => {
+    const p: Policy = policies[name]
+    const id = `${name}:${key}`
+    if (p.kind === 'bucket') {
+      const [next, verdict] = takeToken(state.get(id) as BucketState | undefined, p, now)
       state.set(id, next)
       return verdict
+    }
+    const [next, verdict] = countInWindow(state.get(id) as WindowState | undefined, p, now)
+    state.set(id, next)
+    return verdict
+  }
+  return {
+    hit: async (name, key, now) => hit(name, key, now),
+    async hitAll(checks, now) {
+      for (const { policy, key } of checks) {
+        const verdict = hit(policy, key, now)
+        if (!verdict.allowed) return { ...verdict, policy }
+      }
+      return { allowed: true, retryAfterMs: 0 }
     },
     close() {
       clearInterval(sweep)

@@ -175,6 +175,8 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`
   }
   return {
     url,
+    /** The master's process id (its worker is its child): the scale bench counts their CPU. */
+    pid: child.pid!,
     async stop() {
       if (child.exitCode === null) child.kill('SIGQUIT')
       await exited

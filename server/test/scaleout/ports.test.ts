@@ -8,6 +8,7 @@ import { createRedisBus } from '../../src/infra/bus/redis.ts'
 import { createRedisCache } from '../../src/infra/cache/redis.ts'
 import { createPostgresLeases, keyOf, NAMESPACE } from '../../src/infra/leases/postgres.ts'
 import { connectRedis, type RedisConnections } from '../../src/infra/redis/index.ts'
+import { createRedisSlots } from '../../src/modules/proxy/connection-slots.ts'
 import { eventually } from '../factories.ts'
 import { createTestDatabase } from '../helpers/database.ts'
 
@@ -18,8 +19,10 @@ let one: RedisConnections
 let two: RedisConnections
 
 beforeAll(async () => {
-  one = await connectRedis(REDIS_URL, { prefix: PREFIX })
-  two = await connectRedis(REDIS_URL, { prefix: PREFIX })
+  // These check decisions, not timeouts (redis-fallback.test.ts does): on a loaded machine a
+  // command can exceed the default 250 ms, and the store would then decide alone.
+  one = await connectRedis(REDIS_URL, { prefix: PREFIX, commandTimeoutMs: 5000 })
+  two = await connectRedis(REDIS_URL, { prefix: PREFIX, commandTimeoutMs: 5000 })
 })
 afterAll(async () => {
   const keys = await one.command.keys(`${PREFIX}*`)
@@ -59,6 +62,62 @@ describe('rate limits in Redis', () => {
     )
     expect(verdicts.filter((v) => v.allowed)).toHaveLength(100)
     expect(verdicts.find((v) => !v.allowed)?.retryAfterMs).toBe(5_000)
+  })
+
+  it('count a request against the global and the route limit in one go, across servers, as one server would', async () => {
+    // A submit is counted against Global (a window of 150 a minute) and Submit (a bucket of
+    // 100); a request refused by Global is not counted against Submit. Two servers in Redis
+    // must decide each request as one in-process store does.
+    const memory = createMemoryRateLimitStore()
+    const [x, y] = [createRedisRateLimitStore(one), createRedisRateLimitStore(two)]
+    const checks = [
+      { policy: 'Global', key: 'u:both' },
+      { policy: 'Submit', key: 'u:both' },
+    ] as const
+    const start = 1_800_000_000_000
+    const seen = { Global: 0, Submit: 0 }
+    let now = start
+    for (let i = 0; i < 400; i++) {
+      now += i % 120 === 119 ? 11_000 : 13
+      const r = await (i % 2 ? x : y).hitAll(checks, now)
+      const m = await memory.hitAll(checks, now)
+      expect({ i, ...r }).toEqual({ i, ...m })
+      if (m.policy) seen[m.policy as 'Global' | 'Submit']++
+    }
+    // Both limits refused some requests.
+    expect(seen.Global).toBeGreaterThan(0)
+    expect(seen.Submit).toBeGreaterThan(0)
+    // The route limit alone, from the other server: it holds exactly what the combined
+    // requests left in it (the ones Global refused were not counted).
+    const [mSubmit, rSubmit] = [
+      await memory.hit('Submit', 'u:both', now),
+      await x.hit('Submit', 'u:both', now),
+    ]
+    expect(rSubmit).toEqual(mSubmit)
+    memory.close()
+  })
+})
+
+describe('proxy connection slots in Redis', () => {
+  it('hold the per-container limit across servers, give slots back, and drop lapsed ones', async () => {
+    const [x, y] = [createRedisSlots(one), createRedisSlots(two)]
+    // Limit 4, ten connections at once through two servers: exactly four get a slot.
+    const taken = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? x : y).take('c1', `conn${i}`, 4)),
+    )
+    expect(taken.filter(Boolean)).toHaveLength(4)
+    // One closes on its server: one more fits, on the other server.
+    const holder = taken.indexOf(true)
+    ;(holder % 2 ? x : y).give('c1', `conn${holder}`)
+    await eventually(async () => expect(await (holder % 2 ? y : x).take('c1', 'late', 4)).toBe(true))
+    expect(await x.take('c1', 'over', 4)).toBe(false)
+    // Another container has its own slots.
+    expect(await y.take('c2', 'other', 4)).toBe(true)
+    // A server that died holding slots: they lapse (scored in the past here) and free the limit.
+    await one.command.zadd(`${PREFIX}proxy-slots:c3`, Date.now() - 1, 'dead:1', Date.now() - 1, 'dead:2')
+    expect(await x.take('c3', 'fresh', 1)).toBe(true)
+    x.close()
+    y.close()
   })
 })
 

@@ -37,6 +37,11 @@ export interface BusTopics {
 
   // What every server must hear to keep its in-memory state right (with Redis, the other
   // servers hear it too; alone, the subscribers in this process act on it at once).
+  /**
+   * A server rendered a game's board for all (`board-share.ts`): the bytes wait in Redis under
+   * its tag; `solves` is how many solves it shows, `at` its update time.
+   */
+  'board.rendered': { gameId: number; etag: string; at: number; solves: number }
   /** A judged solve, for every server's in-memory scoreboard. */
   'board.solve': {
     gameId: number

@@ -12,6 +12,7 @@ import type { Clock, ClockTimer } from '../../infra/clock/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { frozenSince, seesThroughFreeze } from '../freeze/freeze.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
+import type { BoardShare } from './board-share.ts'
 import { requireGame } from './games.queries.ts'
 
 export interface BoardEntry {
@@ -79,7 +80,21 @@ interface GameState {
   frozen: Promise<BoardEntry> | null
   /** The frozen board's tag last told on the bus: a rebuild to the same bytes is not told again. */
   toldFrozen: string | null
+  /**
+   * Another server holds the turn to render (`share`): the solve count its board must reach,
+   * and the render of our own that follows if none does in time.
+   */
+  awaiting: number | null
+  fallback: NodeJS.Timeout | null
+  /** How many solves the served board shows (a board from another server replaces it if more). */
+  shown: number
 }
+
+/**
+ * How long a server waits for the board the render turn's holder hands over before rendering
+ * its own (the holder died, or Redis lost the bytes): a solve still shows within about a second.
+ */
+const FALLBACK_MS = 1000
 
 /**
  * A board's tag: a hash of its bytes after `updateTimeUtc` (the one field that differs between
@@ -123,6 +138,8 @@ export function createScoreboardService(deps: {
   scheduled?: () => boolean
   /** Hears how long each rebuild took, in seconds of wall time (`/metrics`). */
   observe?: (kind: 'full' | 'incremental', seconds: number) => void
+  /** Several servers: one renders each board after solves and the others take its bytes. */
+  share?: BoardShare
 }) {
   const { db } = deps
   const delayMs = deps.delayMs ?? 150
@@ -415,7 +432,11 @@ export function createScoreboardService(deps: {
       revealAt,
       frozen: null,
       toldFrozen: at === null ? null : (previous?.toldFrozen ?? null),
+      awaiting: null,
+      fallback: null,
+      shown: live.solveCount,
     }
+    if (previous?.fallback) clearTimeout(previous.fallback)
     games.set(gameId, state)
     // Frozen: players are told of the frozen board (once, and only if it changed).
     if (at !== null) frozenOf(gameId, state, at).catch(() => {})
@@ -436,8 +457,88 @@ export function createScoreboardService(deps: {
       at === null,
       state.entry.etag,
     )
+    state.shown = state.live.solveCount
     if (at !== null) frozenOf(gameId, state, at).catch(() => {})
+    else if (deps.share) {
+      // The other servers take these bytes instead of rendering the same board.
+      const { entry } = state
+      deps.share.publish({
+        gameId,
+        etag: entry.etag,
+        at: entry.updatedAt.getTime(),
+        solves: state.live.solveCount,
+        bytes: entry.bytes,
+      })
+    }
+    stopWaiting(state)
     return state
+  }
+
+  function stopWaiting(state: GameState) {
+    if (state.fallback) clearTimeout(state.fallback)
+    state.fallback = null
+    state.awaiting = null
+  }
+
+  function rebuild(gameId: number, state: GameState) {
+    const started = performance.now()
+    const done = state.stale
+      ? load(gameId)
+      : Promise.resolve(rerender(gameId, state)).then((s) => {
+          deps.observe?.('incremental', (performance.now() - started) / 1000)
+          return s
+        })
+    state.stale = false
+    done.catch(() => games.delete(gameId))
+  }
+
+  /**
+   * After solves, with several servers: the holder of the game's turn renders and the others
+   * wait for its board (see `adopt`), rendering their own only if none comes within
+   * FALLBACK_MS. Reloads and frozen boards are each server's own work, as alone.
+   */
+  function rebuildOrWait(gameId: number, state: GameState) {
+    const { share } = deps
+    if (!share || state.stale || since(state) !== null) return rebuild(gameId, state)
+    share.claim(gameId).then((mine) => {
+      if (games.get(gameId) !== state) return
+      if (mine) return rebuild(gameId, state)
+      state.awaiting = state.live.solveCount
+      state.fallback ??= setTimeout(() => {
+        state.fallback = null
+        if (games.get(gameId) === state) rebuild(gameId, state)
+      }, FALLBACK_MS)
+      state.fallback.unref()
+    })
+  }
+
+  /**
+   * A board another server rendered for all: served instead of ours when it shows more solves.
+   * Once it covers what we knew when we left the render to it, we stop waiting; solves it does
+   * not have yet come in its next board.
+   */
+  async function adopt(m: { gameId: number; etag: string; at: number; solves: number }) {
+    const state = games.get(m.gameId)
+    if (!state || !deps.share || state.stale || since(state) !== null) return
+    if (m.solves > state.shown && m.etag !== state.entry.etag) {
+      // The latest board handed over: this one, or a newer one rendered meanwhile.
+      const board = await deps.share.fetch(m.gameId)
+      if (!board || games.get(m.gameId) !== state || board.solves <= state.shown) return
+      for (const x of state.slabs) x.current = false
+      state.shown = board.solves
+      state.entry = {
+        live: state.live,
+        bytes: board.bytes,
+        etag: board.etag,
+        updatedAt: new Date(board.at),
+        hidden: state.entry.hidden,
+        retain: () => noRelease,
+        encoded: encoder(board.bytes, state.codings, () => noRelease),
+      }
+      for (const coding of state.codings) state.entry.encoded(coding).catch(() => {})
+      deps.bus?.publish('board.changed', { gameId: m.gameId, etag: board.etag })
+    }
+    if (state.awaiting !== null && m.solves >= state.awaiting) stopWaiting(state)
   }
 
   function schedule(gameId: number, state: GameState) {
@@ -449,15 +550,7 @@ export function createScoreboardService(deps: {
     state.timer = deps.clock
       .setTimeout(() => {
         state.timer = null
-        const started = performance.now()
-        const rebuild = state.stale
-          ? load(gameId)
-          : Promise.resolve(rerender(gameId, state)).then((s) => {
-              deps.observe?.('incremental', (performance.now() - started) / 1000)
-              return s
-            })
-        state.stale = false
-        rebuild.catch(() => games.delete(gameId))
+        rebuildOrWait(gameId, state)
       }, wait)
       .unref()
   }
@@ -514,6 +607,8 @@ export function createScoreboardService(deps: {
       schedule(gameId, state)
     },
 
+    adopt,
+
     /** Anything else changed: reload from the database at the next rebuild. */
     invalidate(gameId: number) {
       const state = games.get(gameId)
@@ -534,6 +629,7 @@ export function createScoreboardService(deps: {
     forget(gameId: number) {
       const state = games.get(gameId)
       state?.timer?.clear()
+      if (state) stopWaiting(state)
       games.delete(gameId)
     },
 
@@ -548,7 +644,10 @@ export function createScoreboardService(deps: {
     },
 
     close() {
-      for (const s of games.values()) s.timer?.clear()
+      for (const s of games.values()) {
+        s.timer?.clear()
+        stopWaiting(s)
+      }
       games.clear()
     },
   }

@@ -10,6 +10,7 @@ import { challenges, containers, flags, gameInstances, teams } from '../../db/sc
 import { fail } from '../../http/errors.ts'
 import type { ContainerBackend, ContainerTarget } from '../../infra/containers/index.ts'
 import { FROM_SOURCES, RUNTIME } from '../../paths.ts'
+import { type ConnectionSlots, createMemorySlots } from './connection-slots.ts'
 import type { FromChild, ToChild } from './proxy-child.ts'
 
 /** How long a container lookup (found or not) is remembered, as upstream does. */
@@ -87,8 +88,11 @@ export function createProxyService(deps: {
   log: FastifyBaseLogger
   /** `DATA_DIR/files/capture`: where the proxy process writes captures. */
   captureRoot?: string
+  /** Where the per-container limit is counted (several servers: in Redis, for all of them). */
+  slots?: ConnectionSlots
 }) {
   const { db, config, log } = deps
+  const slots = deps.slots ?? createMemorySlots()
   const enabled = config.portMapping === 'PlatformProxy'
   const lookups = new Map<string, { entry: ProxyEntry | null; at: number }>()
   const open = new Map<string, number>()
@@ -106,6 +110,7 @@ export function createProxyService(deps: {
     if (!h) return
     held.delete(id)
     if (!h.counted) return
+    slots.give(h.container, id)
     const n = (open.get(h.container) ?? 1) - 1
     if (n > 0) open.set(h.container, n)
     else open.delete(h.container)
@@ -236,13 +241,12 @@ export function createProxyService(deps: {
      */
     async connect(entry: ProxyEntry): Promise<PendingConnection> {
       const counted = !entry.isTest
-      if (counted) {
-        const n = open.get(entry.id) ?? 0
-        if (n >= config.proxy.connectionLimit)
-          throw fail('Container_ConnectionLimitExceeded', { params: [config.proxy.connectionLimit] })
-        open.set(entry.id, n + 1)
-      }
       const id = randomBytes(6).toString('hex')
+      if (counted) {
+        if (!(await slots.take(entry.id, id, config.proxy.connectionLimit)))
+          throw fail('Container_ConnectionLimitExceeded', { params: [config.proxy.connectionLimit] })
+        open.set(entry.id, (open.get(entry.id) ?? 0) + 1)
+      }
       held.set(id, { container: entry.id, counted })
       try {
         if (!deps.backend) throw new Error('containers are not configured')
@@ -337,6 +341,7 @@ export function createProxyService(deps: {
     /** Ends every proxied connection and the proxy process (server shutdown). */
     async close() {
       closing = true
+      slots.close()
       const c = child
       if (!c) return
       const exited = new Promise<void>((resolve) => {
