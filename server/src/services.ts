@@ -5,6 +5,7 @@ import type { Db } from './db/index.ts'
 import type { Infra } from './infra/index.ts'
 import { createOidcClient } from './infra/oidc/index.ts'
 import { createAccountService } from './modules/account/account.service.ts'
+import { firstAdminFile } from './modules/account/first-admin.ts'
 import { createLoginThrottle } from './modules/account/login-throttle.ts'
 import { createSessionService } from './modules/account/sessions.service.ts'
 import { createTokenService } from './modules/account/tokens.service.ts'
@@ -69,6 +70,7 @@ export function createServices(deps: {
   const tokens = createTokenService({ db })
   const blobs = createBlobService({ db, storage: infra.storage })
   const captcha = createCaptchaService({ config: config.captcha, cache: infra.cache, settings })
+  const firstAdmin = firstAdminFile(config.dataDir)
   const account = createAccountService({
     db,
     settings,
@@ -79,6 +81,7 @@ export function createServices(deps: {
     mailer: infra.mailer,
     audit,
     throttle: createLoginThrottle({ cache: infra.cache }),
+    onPasswordChanged: firstAdmin.forget,
   })
   const posts = createPostService({ db })
   // Our additions, each off until an admin turns it on.
@@ -161,6 +164,7 @@ export function createServices(deps: {
     blobs,
     audit,
     onMembershipChanged: membershipChanged,
+    onPasswordChanged: firstAdmin.forget,
   })
   const monitor = createMonitorService({ db, scoreboard })
   const writeups = createWriteupService({ db, blobs })
@@ -227,6 +231,7 @@ export function createServices(deps: {
     blobs,
     captcha,
     account,
+    firstAdmin,
     posts,
     notices,
     editGames,
