@@ -17,7 +17,13 @@ function build(out: string, env: NodeJS.ProcessEnv = {}) {
     [path.join(web, 'scripts/build.mjs'), '--if-stale', '--quiet', '--outdir', out],
     {
       cwd: web,
-      env: { ...process.env, ...env },
+      // As a terminal's `npm start` would: not the test runner's NODE_ENV and markers.
+      env: {
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(([k]) => k !== 'NODE_ENV' && !k.startsWith('VITEST')),
+        ),
+        ...env,
+      },
       maxBuffer: 16 << 20,
     },
   )
@@ -42,7 +48,9 @@ describe('the web client build', () => {
   }, async () => {
     // Killed between the bundle and the compression, as a Ctrl-C or a killed start would be.
     const interrupted = await build(out, { PENNANT_WEB_BUILD_INTERRUPT: 'after-vite' }).catch((err) => err)
-    expect(interrupted.signal).toBe('SIGKILL')
+    expect(interrupted.signal, `${interrupted.stdout ?? ''}${interrupted.stderr ?? interrupted}`).toBe(
+      'SIGKILL',
+    )
     expect(existsSync(out)).toBe(false)
     const [half] = leftovers(out)
     expect(half).toMatch(/\.building-\d+$/)
