@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { barrelImports, chunkOwners, isCoreModule } from './scripts/core-chunk.ts'
 import { frameModules, routeModules, routes } from './scripts/first-loads.mjs'
-import { EARLY_GLOBAL, PAGE_DATA, START_DATA } from './src/app/early-data.ts'
+import { EARLY_GLOBAL, PAGE_DATA, SESSION_DATA, SIGNED_IN_COOKIE, START_DATA } from './src/app/early-data.ts'
 
 /** A git answer, or '' where git or the repository is not there (e.g. a source tarball). */
 function git(...args: string[]): string {
@@ -106,8 +106,9 @@ export default defineConfig({
           return [
             {
               tag: 'script',
-              // The answers go out with the stored language, as the app's own requests do.
-              children: `{const f=${names},p=location.pathname,e=window.${EARLY_GLOBAL}={},a=(u)=>{let l;try{l=localStorage.getItem('language')}catch{}e[u]??=fetch(u,{credentials:'same-origin',headers:l?{'Accept-Language':l}:{}})};a('${START_DATA}');for(const[r,l,d]of ${routeTable}){const m=p.match(new RegExp(r,'i'));if(!m)continue;for(const i of l){const k=document.createElement('link'),h=f[i];k.rel=h.endsWith('.css')?'preload':'modulepreload';if(k.rel==='preload')k.as='style';k.href='/static/'+h;k.crossOrigin='';document.head.append(k)}for(const u of d)a(u.replace(/\\{(\\w+)\\}/g,(_,n)=>encodeURIComponent(m.groups[n])));break}}`,
+              // The answers go out with the stored language, as the app's own requests do; what
+              // needs a session only when the server's hint cookie says there is one.
+              children: `{const f=${names},x=${JSON.stringify(SESSION_DATA)},s=document.cookie.split('; ').some(c=>c.startsWith('${SIGNED_IN_COOKIE}=')),p=location.pathname,e=window.${EARLY_GLOBAL}={},a=(u)=>{let l;try{l=localStorage.getItem('language')}catch{}e[u]??=fetch(u,{credentials:'same-origin',headers:l?{'Accept-Language':l}:{}})};a('${START_DATA}');for(const[r,l,d]of ${routeTable}){const m=p.match(new RegExp(r,'i'));if(!m)continue;for(const i of l){const k=document.createElement('link'),h=f[i];k.rel=h.endsWith('.css')?'preload':'modulepreload';if(k.rel==='preload')k.as='style';k.href='/static/'+h;k.crossOrigin='';document.head.append(k)}for(const u of d)if(s||!x.includes(u))a(u.replace(/\\{(\\w+)\\}/g,(_,n)=>encodeURIComponent(m.groups[n])));break}}`,
               injectTo: 'head',
             },
           ]

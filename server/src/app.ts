@@ -15,6 +15,7 @@ import { AppError } from './http/errors.ts'
 import { createValidatorCompiler, findUnstorable } from './http/validation.ts'
 import { type AdjustableClock, type Clock, systemClock } from './infra/clock/index.ts'
 import type { Infra } from './infra/index.ts'
+import { RequestLog } from './infra/logger.ts'
 import { accountRoutes } from './modules/account/account.routes.ts'
 import { adminConfigRoutes } from './modules/admin/config.routes.ts'
 import { logoRoutes } from './modules/admin/logo.routes.ts'
@@ -84,6 +85,7 @@ export async function buildApp(deps: AppDeps) {
     ...(deps.loggerInstance
       ? { loggerInstance: deps.loggerInstance }
       : { logger: deps.logger ?? { level: config.logLevel } }),
+    logController: new RequestLog(),
     trustProxy: config.trustProxy,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,

@@ -1,13 +1,15 @@
 import { randomInt } from 'node:crypto'
-import pino from 'pino'
+import type { AddressInfo } from 'node:net'
 import { buildApp } from './app.ts'
 import { loadConfig } from './config/index.ts'
 import { openDatabase } from './db/index.ts'
 import { generatePassword } from './engine/password.ts'
 import { createAdjustableClock } from './infra/clock/index.ts'
 import { closeInfra, createInfra } from './infra/index.ts'
+import { createLogger, resolveLogFormat } from './infra/logger.ts'
 import { secureDataDir } from './infra/storage/data-dir.ts'
 import { startJobs } from './jobs/index.ts'
+import { firstAdminBanner } from './modules/account/first-admin.ts'
 import { drainAndClose, trackSockets } from './modules/ops/shutdown.ts'
 import { checkRuntimeFiles } from './paths.ts'
 
@@ -16,7 +18,7 @@ async function main() {
   // A build or an image that left out a file the server reads stops here, saying which.
   checkRuntimeFiles()
   const config = loadConfig(process.env)
-  const logger = pino({ level: config.logLevel })
+  const logger = createLogger(config.logLevel, resolveLogFormat(config.logFormat, !!process.stdout.isTTY))
   // Fault injection for tests and rehearsals: off unless asked for, never in a real deployment.
   const faults = process.env.PENNANT_FAULT_INJECTION === '1'
   // The end-to-end suite moves the server's clock forward instead of waiting (same rule: tests only).
@@ -55,14 +57,9 @@ async function main() {
   const { account, posts } = app.deps.services
 
   const created = await account.ensureAdmin(config.adminPassword, () => generatePassword(randomInt))
-  if (created && !config.adminPassword) {
-    // Printed once, at the start that created the account; it is not stored anywhere in clear.
-    process.stdout.write(
-      `\n  An administrator account was created.\n    user name: Admin\n    password:  ${created}\n  Change the password after signing in.\n\n`,
-    )
-  } else if (created) {
-    app.log.info('created the Admin account with the password from PENNANT_ADMIN_PASSWORD')
-  }
+  // A generated password is kept in a file until it is changed, and shown once the server is up.
+  if (created && !config.adminPassword) await app.deps.services.firstAdmin.write(created)
+  else if (created) app.log.info('created the Admin account with the password from PENNANT_ADMIN_PASSWORD')
   await posts.ensureWelcome()
   const pending = await app.deps.services.judge.resume()
   if (pending) app.log.info({ pending }, 're-queued submissions left unjudged by the last run')
@@ -139,7 +136,17 @@ async function main() {
   }
 
   await app.listen({ port: config.port, host: config.host })
-  app.log.info(`Pennant is serving on port ${config.port} (database: ${database.kind})`)
+  const { port } = app.server.address() as AddressInfo
+  const site = config.publicUrl ?? config.localUrl.replace(/:0$/, `:${port}`)
+  app.log.info(`Pennant is ready at ${site} (database: ${database.kind})`)
+  // Last, after "ready", so it does not scroll away behind the start's own lines (which pino
+  // may still be writing: flushed first).
+  if (created && !config.adminPassword) {
+    await new Promise<void>((resolve) => logger.flush(() => resolve()))
+    process.stdout.write(
+      firstAdminBanner(created, `${site}/account/login`, app.deps.services.firstAdmin.path),
+    )
+  }
   // In the background: a probe container checks that challenge containers cannot reach this
   // host (the server's own port included); it warns when it cannot say so.
   void infra.containers?.isolation

@@ -6,6 +6,7 @@ import type { Clock } from './infra/clock/index.ts'
 import type { Infra } from './infra/index.ts'
 import { createOidcClient } from './infra/oidc/index.ts'
 import { createAccountService } from './modules/account/account.service.ts'
+import { firstAdminFile } from './modules/account/first-admin.ts'
 import { createLoginThrottle } from './modules/account/login-throttle.ts'
 import { createSessionService } from './modules/account/sessions.service.ts'
 import { createTokenService } from './modules/account/tokens.service.ts'
@@ -75,6 +76,7 @@ export function createServices(deps: {
   const tokens = createTokenService({ db })
   const blobs = createBlobService({ db, storage: infra.storage })
   const captcha = createCaptchaService({ config: config.captcha, cache: infra.cache, settings })
+  const firstAdmin = firstAdminFile(config.dataDir)
   const account = createAccountService({
     db,
     settings,
@@ -85,6 +87,7 @@ export function createServices(deps: {
     mailer: infra.mailer,
     audit,
     throttle: createLoginThrottle({ cache: infra.cache, now: clock.now }),
+    onPasswordChanged: firstAdmin.forget,
   })
   const posts = createPostService({ db })
   // Our additions, each off until an admin turns it on.
@@ -179,6 +182,7 @@ export function createServices(deps: {
     blobs,
     audit,
     onMembershipChanged: membershipChanged,
+    onPasswordChanged: firstAdmin.forget,
   })
   const monitor = createMonitorService({ db, clock, scoreboard })
   const writeups = createWriteupService({ db, blobs, clock })
@@ -258,6 +262,7 @@ export function createServices(deps: {
     blobs,
     captcha,
     account,
+    firstAdmin,
     posts,
     notices,
     editGames,

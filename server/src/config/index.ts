@@ -48,6 +48,11 @@ export interface Config {
   /** Fastify `trustProxy`: which hops may set X-Forwarded-For / -Proto. */
   trustProxy: boolean | string
   logLevel: string
+  /**
+   * `LOG_FORMAT`: `json` (one JSON object a line), `pretty` (a line a person reads) or `auto`
+   * (pretty on a terminal, JSON otherwise, e.g. under a supervisor or piped to a collector).
+   */
+  logFormat: 'auto' | 'json' | 'pretty'
   /** Days the admin log keeps its records. */
   logRetentionDays: number
   rateLimitDisabled: boolean
@@ -146,6 +151,15 @@ function bool(env: Env, key: string, fallback: boolean): boolean {
 function str(env: Env, key: string): string | undefined {
   const raw = env[key]?.trim()
   return raw ? raw : undefined
+}
+
+/** One of a few lower-case words, given in any case; `fallback` when unset. */
+function oneOf<T extends string>(env: Env, key: string, words: readonly T[], fallback: T): T {
+  const raw = str(env, key)?.toLowerCase()
+  if (raw === undefined) return fallback
+  const found = words.find((w) => w === raw)
+  if (!found) throw new Error(`${key} must be one of ${words.join(', ')}, got "${env[key]}"`)
+  return found
 }
 
 const providers: CaptchaProviderName[] = ['None', 'HashPow', 'CloudflareTurnstile']
@@ -300,6 +314,7 @@ export function loadConfig(env: Env): Config {
       .filter(Boolean),
     trustProxy: trustProxy(env),
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
+    logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     logRetentionDays: int(env, 'LOG_RETENTION_DAYS', 30, 1, 3650),
     rateLimitDisabled: bool(env, 'DISABLE_RATE_LIMIT', false),
     captcha: {

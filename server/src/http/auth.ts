@@ -26,12 +26,22 @@ export function cookieOptions(request: FastifyRequest, httpOnly: boolean, expire
   return { path: '/', sameSite: 'lax' as const, secure: request.protocol === 'https', httpOnly, expires }
 }
 
+/**
+ * Beside the HttpOnly session cookie, one the page can read, holding no secret: whether this
+ * browser has a session. Without it the web client does not ask who is signed in, so an
+ * anonymous visit logs no 401 (a failed request shows in the browser's console). It lives and
+ * goes with the session cookie.
+ */
+export const SIGNED_IN_COOKIE = 'pennant_signed_in'
+
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, expires: Date) {
   reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, true, expires))
+  reply.setCookie(SIGNED_IN_COOKIE, '1', cookieOptions(request, false, expires))
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
   reply.clearCookie(SESSION_COOKIE, cookieOptions(request, true))
+  reply.clearCookie(SIGNED_IN_COOKIE, cookieOptions(request, false))
 }
 
 /**
@@ -107,6 +117,9 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
         request.user = user
         const renewed = await services.sessions.renewIfDue(user)
         if (renewed) setSessionCookie(request, reply, token, renewed)
+        // A session from before the hint cookie existed gets it with its next answer.
+        else if (!request.cookies[SIGNED_IN_COOKIE])
+          reply.setCookie(SIGNED_IN_COOKIE, '1', cookieOptions(request, false, user.expiresAt))
       } else {
         clearSessionCookie(request, reply)
       }

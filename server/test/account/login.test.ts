@@ -105,6 +105,36 @@ describe('POST /api/account/logout', () => {
     expect((await replay.get('/api/account/profile')).statusCode).toBe(401)
   })
 
+  it('sets and clears, with the session, a readable cookie that says only that there is one', async () => {
+    const { agent } = await registeredUser(t.app)
+    const res = await agent.get('/api/config')
+    expect(res.statusCode).toBe(200)
+    expect(agent.cookies.get('pennant_signed_in')).toBe('1')
+    const login = await new Agent(t.app).post('/api/account/login', {
+      userName: (await agent.get('/api/account/profile')).json().userName,
+      password: PASSWORD,
+    })
+    const hint = String(login.headers['set-cookie'])
+      .split(/,(?=\s*\w+=)/)
+      .find((c) => c.startsWith('pennant_signed_in='))
+    expect(hint).toMatch(/^pennant_signed_in=1;/)
+    expect(hint).not.toMatch(/HttpOnly/)
+    expect(hint).toMatch(/Expires=/)
+    expect((await agent.post('/api/account/logout')).statusCode).toBe(200)
+    expect(agent.cookies.has('pennant_signed_in')).toBe(false)
+    // A session the server no longer knows loses the hint with its cookie.
+    const stale = new Agent(t.app)
+    stale.cookies.set('pennant_token', 'gone')
+    stale.cookies.set('pennant_signed_in', '1')
+    await stale.get('/api/config')
+    expect(stale.cookies.has('pennant_signed_in')).toBe(false)
+    // A session from before the hint existed gets it with its next answer.
+    const { agent: older } = await registeredUser(t.app)
+    older.cookies.delete('pennant_signed_in')
+    await older.get('/api/config')
+    expect(older.cookies.get('pennant_signed_in')).toBe('1')
+  })
+
   it('needs a session (401)', async () => {
     const res = await new Agent(t.app).post('/api/account/logout')
     expect(res.json()).toEqual({ title: 'Please log in first', status: 401 })

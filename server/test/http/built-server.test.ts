@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { cpSync, readFileSync, rmSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -11,44 +11,44 @@ import { loadConfig } from '../../src/config/index.ts'
 import { closeInfra, createInfra } from '../../src/infra/index.ts'
 import { serverDir } from '../../src/paths.ts'
 import { createTestDatabase } from '../helpers/database.ts'
+import { exited, listeningPort, printed } from '../helpers/process.ts'
 
 const run = promisify(execFile)
 const repoRoot = path.resolve(serverDir, '..')
 
-/** Resolves with the port once the server logs that it listens; rejects if it exits first. */
-function listeningPort(child: ChildProcess, output: { text: string }): Promise<number> {
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output.text += chunk.toString()
-      const port = output.text.match(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/)?.[1]
-      if (port) resolve(Number(port))
-    })
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output.text += chunk.toString()
-    })
-    child.once('exit', (code) =>
-      reject(new Error(`server exited (${code}) before listening: ${output.text}`)),
-    )
-  })
-}
-
-/** Starts `<build>/main.js` as `npm start` does (`node dist/main.js`), on the embedded PGlite. */
-function startBuilt(build: string, dataDir: string, webDir: string) {
+/**
+ * Starts `<build>/main.js` as `npm start` does (`node dist/main.js`), on the embedded PGlite.
+ * `env` adds or overrides variables (`PENNANT_ADMIN_PASSWORD: undefined`: a first start that
+ * generates the password); `tty` runs it on a terminal of its own (`script`), as a person's
+ * `npm start` in a terminal does.
+ */
+function startBuilt(
+  build: string,
+  dataDir: string,
+  webDir: string,
+  opts: { env?: NodeJS.ProcessEnv; tty?: boolean } = {},
+) {
   const env: NodeJS.ProcessEnv = { ...process.env }
-  for (const key of ['DATABASE_URL', 'REDIS_URL', 'WEB_DIR', 'PUBLIC_URL', 'TRUST_PROXY']) delete env[key]
-  return spawn(process.execPath, [path.join(build, 'main.js')], {
-    env: {
-      ...env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PENNANT_ADMIN_PASSWORD: 'Built-Adm1n',
-      CONTAINER_BACKEND: 'none',
-      LOG_LEVEL: 'info',
-      WEB_DIR: webDir,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  for (const key of ['DATABASE_URL', 'REDIS_URL', 'WEB_DIR', 'PUBLIC_URL', 'TRUST_PROXY', 'LOG_FORMAT'])
+    delete env[key]
+  Object.assign(env, {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PENNANT_ADMIN_PASSWORD: 'Built-Adm1n',
+    CONTAINER_BACKEND: 'none',
+    LOG_LEVEL: 'info',
+    WEB_DIR: webDir,
+    ...opts.env,
   })
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key]
+  const main = path.join(build, 'main.js')
+  if (opts.tty) {
+    // `script` gives the command a pseudo-terminal; -e passes its exit code on.
+    const command = `exec '${process.execPath}' '${main}'`
+    return spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+  }
+  return spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] })
 }
 
 /** The process's exit code and everything it printed. */
@@ -148,6 +148,105 @@ describe('the built server', () => {
     } finally {
       rmSync(broken, { recursive: true, force: true })
     }
+  })
+
+  // A newcomer's `npm start`: what the terminal shows, and the first admin's password.
+  describe('on a first start', () => {
+    const started: ChildProcess[] = []
+    const dirs: string[] = []
+    afterAll(async () => {
+      for (const c of started) c.kill('SIGKILL')
+      for (const d of dirs) await rm(d, { recursive: true, force: true })
+    })
+    /** A server of its own (on a new DATA_DIR unless given one); resolves once it printed `until`. */
+    async function firstStart(opts: Parameters<typeof startBuilt>[3], until: RegExp, dir?: string) {
+      if (!dir) {
+        dir = await mkdtemp(path.join(tmpdir(), 'pennant-first-'))
+        dirs.push(dir)
+      }
+      const proc = startBuilt(build, dir, webDir, opts)
+      started.push(proc)
+      const out = { text: '' }
+      const port = await listeningPort(proc, out)
+      await printed(proc, out, until)
+      return { proc, out, dir, base: `http://127.0.0.1:${port}` }
+    }
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's colour codes
+    const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '').replace(/\r/g, '')
+
+    it('not on a terminal: JSON lines, none per request; the generated password last, in a file only its owner reads until it is changed', {
+      // A new embedded database migrates first: over a minute on a busy 2-core machine.
+      timeout: 240_000,
+    }, async () => {
+      const { proc, out, dir, base } = await firstStart(
+        { env: { PENNANT_ADMIN_PASSWORD: undefined } },
+        /└─+┘\n/,
+      )
+      for (let i = 0; i < 3; i++) expect((await fetch(`${base}/api/config`)).status).toBe(200)
+
+      // The block comes after "ready", framed, and says where the password is kept.
+      const text = out.text
+      expect(text.indexOf('Pennant is ready at http://127.0.0.1:')).toBeGreaterThan(0)
+      expect(text.indexOf('┌')).toBeGreaterThan(text.indexOf('Pennant is ready at'))
+      const password = /│ +password: +(\S+)/.exec(text)?.[1]
+      expect(password).toBeTruthy()
+      const file = path.join(dir, 'first-admin.txt')
+      expect(text).toContain(file)
+      expect((await stat(file)).mode & 0o777).toBe(0o600)
+      expect(await readFile(file, 'utf8')).toContain(`password:  ${password}`)
+
+      // Signing in and choosing a password removes the file.
+      const login = await fetch(`${base}/api/account/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ userName: 'Admin', password }),
+      })
+      expect(login.status).toBe(200)
+      const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0]!)
+      const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))!.slice('XSRF-TOKEN='.length)
+      const change = await fetch(`${base}/api/account/changepassword`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', cookie: cookies.join('; '), 'x-xsrf-token': xsrf },
+        body: JSON.stringify({ old: password, new: 'Ch0sen-by-me' }),
+      })
+      expect(change.status).toBe(200)
+      await expect(stat(file)).rejects.toThrow(/ENOENT/)
+
+      // Everything else it printed is one JSON object a line, and no line per request.
+      proc.kill('SIGTERM')
+      await exited(proc)
+      const lines = out.text.split('\n').filter((l) => l.trim() && !/^ +[┌│└]/.test(l))
+      for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow()
+      expect(out.text).not.toContain('/api/config')
+      expect(out.text).not.toMatch(/incoming request|request completed/)
+      expect(out.text).toContain('"msg":"stopped"')
+    })
+
+    it('on a terminal: lines a person reads (JSON when LOG_FORMAT=json asks)', {
+      timeout: 240_000,
+    }, async () => {
+      const pretty = await firstStart({ tty: true }, /Pennant is ready at/)
+      expect(plain(pretty.out.text)).toMatch(
+        /^\d\d:\d\d:\d\d INFO +Pennant is ready at http:\/\/127\.0\.0\.1:\d+ \(database: pglite\)$/m,
+      )
+      expect(pretty.out.text).not.toContain('{"level"')
+      await fetch(`${pretty.base}/api/config`)
+      // Ctrl-C on its terminal: the server stops cleanly, saying so in the same form.
+      pretty.proc.stdin!.write('\x03')
+      expect(await exited(pretty.proc)).toBe(0)
+      expect(plain(pretty.out.text)).toMatch(/^\d\d:\d\d:\d\d INFO +stopped$/m)
+      expect(pretty.out.text).not.toContain('/api/config')
+
+      // Started again on the same data (a restart), asked for JSON.
+      const json = await firstStart(
+        { tty: true, env: { LOG_FORMAT: 'json' } },
+        /Pennant is ready at/,
+        pretty.dir,
+      )
+      expect(plain(json.out.text)).toMatch(/^\{"level":30,.*"msg":"Pennant is ready at /m)
+      json.proc.stdin!.write('\x03')
+      await exited(json.proc)
+    })
   })
 })
 

@@ -4,19 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serverDir } from '../../src/paths.ts'
-
-/** Resolves with the port once the server logs that it listens; rejects if it exits first. */
-function listeningPort(child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let seen = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString()
-      const port = seen.match(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/)?.[1]
-      if (port) resolve(Number(port))
-    })
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${seen}`)))
-  })
-}
+import { listeningPort } from '../helpers/process.ts'
 
 /** Every entry under `dir` whose mode lets group or others in, with its mode. */
 async function openToOthers(dir: string): Promise<string[]> {

@@ -7,6 +7,7 @@ import path from 'node:path'
 import { Zip, ZipDeflate } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serverDir } from '../../src/paths.ts'
+import { listeningPort } from '../helpers/process.ts'
 
 // Issue 26, finding 7: a 364 KB archive took the server from 169 to 911 MB. Measured on the real
 // server process (npm start's code on PGlite): its peak resident memory (VmHWM) before and after
@@ -16,19 +17,6 @@ const ENTRY_MIB = 96
 const ENTRIES = 4
 /** What an import may add besides two copies of its largest entry (manifest, buffers, the database). */
 const FIXED_MIB = 96
-
-/** Resolves with the port once the server logs that it listens; rejects if it exits first. */
-function listeningPort(child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let seen = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString()
-      const port = seen.match(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/)?.[1]
-      if (port) resolve(Number(port))
-    })
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${seen}`)))
-  })
-}
 
 /** Resident memory of a process now, in MiB. */
 const rssMiB = (pid: number) =>

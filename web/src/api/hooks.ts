@@ -1,14 +1,22 @@
 import { useSyncExternalStore } from 'react'
 import useSWR, { type SWRConfiguration, useSWRConfig } from 'swr'
-import { EARLY_GLOBAL } from '@/app/early-data'
+import { EARLY_GLOBAL, SESSION_DATA, SIGNED_IN_COOKIE } from '@/app/early-data'
 import { api, unwrap } from './client'
-import type { ApiError } from './error'
+import { ApiError } from './error'
 import type { GetParams, GetPath, Ok } from './types'
 import { resolveUrl } from './url'
 
+/** Whether the server said this browser holds a session (its readable hint cookie). */
+export const hasSessionHint = () =>
+  typeof document !== 'undefined' &&
+  document.cookie.split('; ').some((c) => c.startsWith(`${SIGNED_IN_COOKIE}=`))
+
 // The URL is already resolved, so the client's typing by path template does not apply here.
+// Without a session, what needs one is answered 401 here rather than by a logged failed request.
 const get = (url: string) =>
-  unwrap((api.GET as (u: string) => Promise<{ data?: unknown; response: Response }>)(url))
+  SESSION_DATA.includes(url) && !hasSessionHint()
+    ? Promise.reject(new ApiError(401, 'Not signed in', 401))
+    : unwrap((api.GET as (u: string) => Promise<{ data?: unknown; response: Response }>)(url))
 
 /**
  * Answers asked for ahead of their hook, by URL, with when they were asked (see `prefetch`) and,

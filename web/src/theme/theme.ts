@@ -36,6 +36,9 @@ export function buildTheme(primary: string | null) {
       Loader: { defaultProps: { role: 'status' } },
       Tooltip: { defaultProps: { withArrow: true, openDelay: 300 } },
       Badge: { defaultProps: { variant: 'light' } },
+      // The up/down steppers are two 17 px targets each, under WCAG 2.2's 24 px (2.5.8) and
+      // hard to hit on a phone; typing, and the arrow keys, set the number as well.
+      NumberInput: { defaultProps: { hideControls: true } },
     },
   })
 }

@@ -46,6 +46,8 @@ export function createAccountService(deps: {
   audit: AuditService
   /** Slows password guessing per account (login-throttle.ts). */
   throttle: LoginThrottle
+  /** After a user's password changed (the first admin's password file goes then). */
+  onPasswordChanged?: (userId: string) => Promise<void>
 }) {
   const { db, settings, sessions, tokens, blobs, captcha, mailer, audit, throttle } = deps
 
@@ -249,6 +251,7 @@ export function createAccountService(deps: {
       // A changed password voids pending reset links and every other signed-in device.
       await tokens.revokeAll(user.id, 'reset')
       await sessions.destroyAllFor(user.id, actor.sessionId)
+      await deps.onPasswordChanged?.(user.id)
       audit.write({
         logger: 'account',
         message: `${user.userName} changed their password`,
@@ -304,6 +307,7 @@ export function createAccountService(deps: {
       })
       await tokens.revokeAll(user.id, 'reset')
       await sessions.destroyAllFor(user.id)
+      await deps.onPasswordChanged?.(user.id)
       audit.write({
         logger: 'account',
         message: `${user.userName} reset their password`,
@@ -331,14 +335,18 @@ export function createAccountService(deps: {
       return visitsWritten
     },
 
-    /** The bootstrap admin: created when none exists. Returns the password when it made one. */
-    async ensureAdmin(password: string | undefined, generate: () => string): Promise<string | null> {
+    /** The bootstrap admin: created when none exists. Returns it when it made one. */
+    async ensureAdmin(
+      password: string | undefined,
+      generate: () => string,
+    ): Promise<{ id: string; userName: string; password: string } | null> {
       if (await hasAdmin(db)) return null
       const chosen = password ?? generate()
       const now = new Date()
+      const id = crypto.randomUUID()
       try {
         await insertUser(db, {
-          id: crypto.randomUUID(),
+          id,
           userName: 'Admin',
           email: 'admin@pennant.local',
           emailConfirmed: true,
@@ -353,7 +361,7 @@ export function createAccountService(deps: {
         if (err instanceof AppError) return null
         throw err
       }
-      return chosen
+      return { id, userName: 'Admin', password: chosen }
     },
   }
 }

@@ -71,6 +71,8 @@ export function createAdminUserService(deps: {
   audit: AuditService
   /** Memberships changed (a user went): cached registrations and boards must be re-read. */
   onMembershipChanged: () => void
+  /** After an admin gave a user a new password (the first admin's password file goes then). */
+  onPasswordChanged?: (userId: string) => Promise<void>
 }) {
   const { db, sessions, blobs, audit } = deps
 
@@ -229,6 +231,7 @@ export function createAdminUserService(deps: {
       // The admin has seen it: the user is asked to choose their own at the next sign-in.
       await updateUser(db, id, { passwordHash: await hashPassword(password), passwordChangeRequired: true })
       await sessions.destroyAllFor(id)
+      await deps.onPasswordChanged?.(id)
       trail(actor, ip, `${actor.userName} reset the password of ${user.userName}`)
       return password
     },

@@ -1,3 +1,4 @@
+import useSWR from 'swr'
 import { api, unwrap } from '@/api/client'
 import type { ApiError } from '@/api/error'
 import { apiKey, ONCE, useApi, useFirstPaintDone, useRevalidate } from '@/api/hooks'
@@ -57,6 +58,17 @@ export function useGame(id: number) {
     { path: { id } },
     { ...retry, ...ONCE, revalidateOnFocus: true },
   )
+}
+
+/**
+ * The caller's registration in a game, as far as this browser already knows it: the list
+ * (`GET /api/game`) does not tell, the game's own page (`GET /api/game/{id}`, kept in the client
+ * cache across visits, wiped at sign-out) does. Never asks the server. Null when not joined,
+ * rejected, or not known here (joined from another browser and not opened in this one).
+ */
+export function useKnownRegistration(id: number): GameInfo | null {
+  const { data } = useSWR<GameInfo>(apiKey('/api/game/{id}', { path: { id } }), null)
+  return data && data.status !== 'Unsubmitted' && data.status !== 'Rejected' ? data : null
 }
 
 /** The caller's teams (to pick one when joining); only asked when signed in. */

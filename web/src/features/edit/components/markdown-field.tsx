@@ -38,6 +38,10 @@ export function MarkdownField({
             { value: 'preview', label: t('admin.markdown.preview') },
           ]}
           aria-label={t('admin.markdown.mode', { field: label })}
+          // Small to sit beside the label, yet at least 24 px high (WCAG 2.2 target size, 2.5.8).
+          styles={{
+            label: { minHeight: 24, display: 'flex', alignItems: 'center', justifyContent: 'center' },
+          }}
         />
       </Group>
       {mode === 'write' ? (

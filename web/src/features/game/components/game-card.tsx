@@ -1,19 +1,29 @@
 import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core'
-import { IconFlag, IconUsers } from '@tabler/icons-react'
+import { IconCircleCheck, IconFlag, IconUsers } from '@tabler/icons-react'
 import { Link } from 'react-router'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { formatDateTime, rangeArrow } from '@/utils/format-date'
-import type { GameSummary } from '../api'
+import { type GameSummary, useKnownRegistration } from '../api'
 import { durationHours, gamePhase } from '../game-phase'
 import classes from './game-card.module.css'
 import { PhaseBadge } from './phase-badge'
 import { teamSizeLabel } from './team-size'
 import '@mantine/core/styles/Card.css'
 
-/** One game in the list: poster, phase, team size, times and summary; the title links to it. */
+/** The word for a registration, as on the game's own page. */
+const JOINED_LABEL = { Accepted: 'joined', Pending: 'pending', Suspended: 'suspended' } as Record<
+  string,
+  'joined' | 'pending' | 'suspended'
+>
+
+/**
+ * One game in the list: poster, phase, team size, whether the caller joined (when this browser
+ * knows), times and summary; the title links to it.
+ */
 export function GameCard({ game, now }: { game: GameSummary; now: number }) {
   const { t } = useTranslation()
+  const registration = useKnownRegistration(game.id)
   return (
     <Card component="article" withBorder padding={0} className={classes.card}>
       {game.poster ? (
@@ -29,6 +39,15 @@ export function GameCard({ game, now }: { game: GameSummary; now: number }) {
           <Badge color="gray" leftSection={<IconUsers size={12} aria-hidden />}>
             {teamSizeLabel(game.limit)}
           </Badge>
+          {registration && (
+            <Badge
+              color={registration.status === 'Suspended' ? 'red' : 'green'}
+              leftSection={<IconCircleCheck size={12} aria-hidden />}
+              title={registration.teamName ?? undefined}
+            >
+              {t(`game.action.${JOINED_LABEL[registration.status]}`)}
+            </Badge>
+          )}
         </Group>
         <Title order={3} size="h4" lineClamp={2}>
           <Link to={paths.game(game.id)} className={classes.link}>
