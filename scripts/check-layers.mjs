@@ -4,7 +4,8 @@
 // web build already uses (oxc, through rolldown), and fails on:
 //   - an import from a lower layer into a higher one;
 //   - an import between two parts of one layer (two server modules, two web features) that the
-//     importing part does not declare (the declared dependencies must themselves have no cycle);
+//     importing part does not declare (the declared dependencies must themselves have no cycle,
+//     and each must be used);
 //   - a cycle of imports between files.
 // A type-only import (`import type`, `export type … from`) counts for the first two rules: knowing
 // a higher layer's types is still knowing the higher layer. It does not count for file cycles: the
@@ -138,7 +139,7 @@ function cycles(graph) {
         onStack.delete(w)
         set.push(w)
       } while (w !== v)
-      if (set.length > 1 || graph.get(v)?.has(v)) found.push(pathThrough(graph, new Set(set), v))
+      if (set.length > 1 || graph.get(v)?.has(v)) found.push(pathThrough(graph, new Set(set), set.sort()[0]))
     }
   }
   for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v)
@@ -191,6 +192,7 @@ export function checkTree(tree) {
       )
   }
 
+  const used = new Set()
   const files = sourceFiles(root)
   const runtime = new Map(files.map((f) => [f, new Set()]))
   const edgeKind = new Map()
@@ -216,7 +218,8 @@ export function checkTree(tree) {
         const allowed = layers[from.index].parts[from.part]
         if (!allowed)
           problems.push(`${at}: ${from.layer} part ${from.part} is not declared in scripts/layers.mjs`)
-        else if (!allowed.includes(to.part))
+        else if (allowed.includes(to.part)) used.add(`${from.index} ${from.part} ${to.part}`)
+        else
           problems.push(
             `${at}: ${from.layer} part ${from.part} does not declare ${to.part} ` +
               `(it declares ${allowed.length ? allowed.join(', ') : 'none'}; scripts/layers.mjs)`,
@@ -228,6 +231,15 @@ export function checkTree(tree) {
       }
     }
   }
+
+  // A declared dependency nothing uses would let the next import through unnoticed.
+  for (const [index, layer] of layers.entries())
+    for (const [part, deps] of Object.entries(layer.parts ?? {}))
+      for (const dep of deps)
+        if (!used.has(`${index} ${part} ${dep}`))
+          problems.push(
+            `${tree.name}: ${layer.name} part ${part} declares ${dep} but imports nothing of it (scripts/layers.mjs)`,
+          )
 
   for (const way of cycles(runtime)) {
     const steps = way.map((f, i) => {

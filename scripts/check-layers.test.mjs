@@ -82,10 +82,11 @@ test('a part importing a part it does not declare fails', () => {
   ])
 })
 
-test('declared parts that depend on each other in a circle fail, and so does an undeclared part', () => {
+test('declared parts in a circle fail, and so do an unused declaration and an undeclared part', () => {
   const circle = layers.map((l) => (l.parts ? { ...l, parts: { account: ['game'], game: ['account'] } } : l))
   assert.deepEqual(check(good, circle), [
     'server: the declared modules parts depend on each other in a circle: account → game → account',
+    'server: modules part account declares game but imports nothing of it (scripts/layers.mjs)',
   ])
   const problems = check({ ...good, 'modules/team/team.ts': "import { user } from '../account/users.ts'\n" })
   assert.deepEqual(problems, [
@@ -96,7 +97,8 @@ test('declared parts that depend on each other in a circle fail, and so does an 
 test('a cycle of files fails, through a lazy import() too; a file in no layer fails', () => {
   const problems = check({
     ...good,
-    'modules/game/play.ts': "import { Y } from './types.ts'\nexport const play = Y\n",
+    'modules/game/play.ts':
+      "import { user } from '../account/users.ts'\nimport { Y } from './types.ts'\nexport const play = [user, Y]\n",
     'modules/game/types.ts': "import { play } from './play.ts'\nexport const Y = () => play\n",
     'modules/account/users.ts': "export const user = 1\nexport const later = () => import('./lazy.ts')\n",
     'modules/account/lazy.ts': "import { user } from './users.ts'\nexport default user\n",
