@@ -8,7 +8,7 @@ import { gameHashSalt } from '../../engine/team-hash.ts'
 import { fail } from '../../http/errors.ts'
 import type { BlobService } from '../assets/blobs.service.ts'
 import { prepareImage } from '../assets/images.ts'
-import { type GameRow, posterUrl, requireGame } from '../game/games.queries.ts'
+import { type GameRow, posterUrl, requireGame } from '../contest/games.queries.ts'
 import type { GameEditModel, GameInfoModel } from './games.schemas.ts'
 
 type GameEdit = Static<typeof GameEditModel>

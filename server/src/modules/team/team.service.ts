@@ -7,7 +7,7 @@ import { games, participations, teamMembers, teams, userParticipations, users } 
 import { formatInviteCode, parseInviteCode } from '../../engine/invite.ts'
 import { verifyTeamToken } from '../../engine/keys.ts'
 import { fail } from '../../http/errors.ts'
-import type { SessionUser } from '../account/sessions.service.ts'
+import type { SessionUser } from '../../http/types.ts'
 import type { BlobService } from '../assets/blobs.service.ts'
 import { prepareImage } from '../assets/images.ts'
 import { avatarUrl } from '../posts/posts.service.ts'

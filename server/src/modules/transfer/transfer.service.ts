@@ -29,7 +29,7 @@ import {
 } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
 import type { BlobStorage } from '../../infra/storage/index.ts'
-import { requireGame } from '../game/games.queries.ts'
+import { requireGame } from '../contest/games.queries.ts'
 import { type ArchiveEntry, type ArchiveLimits, defaultLimits, writeArchive } from './archive.ts'
 import {
   type AttachmentRef,
