@@ -17,6 +17,3 @@ export const PAGE_DATA = {
 
 /** What every page asks for first (main.tsx). */
 export const START_DATA = '/api/config'
-
-/** Where the HTML page leaves the answers it started, by URL, for `prefetch` to take. */
-export const EARLY_GLOBAL = 'pennantEarly'
