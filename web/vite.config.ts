@@ -4,7 +4,8 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { barrelImports, chunkOwners, isCoreModule } from './scripts/core-chunk.ts'
 import { frameModules, routeModules, routes } from './scripts/first-loads.mjs'
-import { EARLY_GLOBAL, PAGE_DATA, SESSION_DATA, SIGNED_IN_COOKIE, START_DATA } from './src/app/early-data.ts'
+import { EARLY_GLOBAL, SESSION_DATA, SIGNED_IN_COOKIE } from './src/api/early-global.ts'
+import { PAGE_DATA, START_DATA } from './src/app/early-data.ts'
 
 /** A git answer, or '' where git or the repository is not there (e.g. a source tarball). */
 function git(...args: string[]): string {

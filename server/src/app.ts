@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import websocket from '@fastify/websocket'
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyServerOptions } from 'fastify'
 import type { Config } from './config/index.ts'
-import type { Database } from './db/index.ts'
+import type { Database, Db } from './db/index.ts'
 import { authPlugin } from './http/auth.ts'
 import { compressionPlugin } from './http/compression.ts'
 import { errorHandlerPlugin } from './http/error-handler.ts'
@@ -54,7 +54,15 @@ import { tokenRoutes } from './modules/tokens/tokens.routes.ts'
 import { transferRoutes } from './modules/transfer/transfer.routes.ts'
 import type { WebhookTimings } from './modules/webhooks/webhook-queue.ts'
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts'
-import { createServices } from './services.ts'
+import { createServices, type Services } from './services.ts'
+
+// Route plugins reach what they need through `app.deps`, decorated below: typed here, with the
+// decoration, so the layers under the app import nothing of it.
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: { config: Config; db: Db; infra: Infra; services: Services; clock: Clock }
+  }
+}
 
 export interface AppDeps {
   config: Config
@@ -160,8 +168,20 @@ export async function buildApp(deps: AppDeps) {
     },
   })
   await app.register(compressionPlugin)
-  await app.register(errorHandlerPlugin, { webDir: config.webDir, captcha: config.captcha.provider })
-  await app.register(authPlugin)
+  await app.register(errorHandlerPlugin, {
+    webDir: config.webDir,
+    captcha: config.captcha.provider,
+    audit: services.audit,
+  })
+  await app.register(authPlugin, {
+    sessions: services.sessions,
+    apiTokens: services.apiTokens,
+    touch: (userId, ip) => services.account.touch(userId, ip),
+    audit: services.audit,
+    limits: infra.rateLimits,
+    rateLimitDisabled: config.rateLimitDisabled,
+    clock: app.deps.clock,
+  })
   // /metrics and /healthz (live, ready), and request timing: registered before the routes it times.
   await app.register(opsRoutes, { database, metrics })
 

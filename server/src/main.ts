@@ -10,8 +10,8 @@ import { createLogger, resolveLogFormat } from './infra/logger.ts'
 import { secureDataDir } from './infra/storage/data-dir.ts'
 import { startJobs } from './jobs/index.ts'
 import { firstAdminBanner } from './modules/account/first-admin.ts'
-import { drainAndClose, trackSockets } from './modules/ops/shutdown.ts'
-import { checkRuntimeFiles } from './paths.ts'
+import { checkRuntimeFiles } from './runtime-files.ts'
+import { drainAndClose, trackSockets } from './shutdown.ts'
 
 /** The process entry: the only place that reads the environment and owns signals. */
 async function main() {

@@ -1,7 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { CULTURES, DEFAULT_CULTURE } from './http/culture.ts'
 
 const file = fileURLToPath(import.meta.url)
 /** True when this runs from the sources (tsx: tests, `npm run dev`), false in the esbuild bundle. */
@@ -26,7 +24,7 @@ export const serverDir = FROM_SOURCES ? path.resolve(path.dirname(file), '..') :
 /**
  * Every file the server reads at run time besides its code and its dependencies. From the
  * sources they are where they are kept; the build (`scripts/build.mjs`) copies each one into its
- * output folder, so `dist/` is all a start needs. `checkRuntimeFiles()` checks them at start.
+ * output folder, so `dist/` is all a start needs. `runtime-files.ts` checks them at start.
  */
 export const RUNTIME = buildDir
   ? {
@@ -43,39 +41,3 @@ export const RUNTIME = buildDir
       assets: path.join(serverDir, 'assets'),
       proxyChild: path.join(serverDir, 'src/modules/proxy/proxy-child.ts'),
     }
-
-/** The run-time files that are missing, as paths; empty when all are there. */
-export function missingRuntimeFiles(runtime: typeof RUNTIME = RUNTIME): string[] {
-  const wanted = [
-    runtime.pgliteWorker,
-    runtime.proxyChild,
-    path.join(runtime.assets, 'favicon.webp'),
-    path.join(runtime.assets, 'tunnel.mjs'),
-    // English is the catalogue in the code; every other culture has its title file.
-    ...CULTURES.filter((c) => c !== DEFAULT_CULTURE).map((c) => path.join(runtime.locales, `${c}.json`)),
-  ]
-  const journal = path.join(runtime.migrations, 'meta/_journal.json')
-  wanted.push(journal)
-  try {
-    const { entries } = JSON.parse(readFileSync(journal, 'utf8')) as { entries: { tag: string }[] }
-    for (const entry of entries) wanted.push(path.join(runtime.migrations, `${entry.tag}.sql`))
-  } catch {
-    // reported below as missing (or unreadable)
-  }
-  return wanted.filter((f) => !existsSync(f))
-}
-
-/**
- * Stops the start when a run-time file is missing (a build that left one out, an image that
- * did not copy it), instead of running without it: without the title files every error would
- * silently come back in English.
- */
-export function checkRuntimeFiles(runtime: typeof RUNTIME = RUNTIME): void {
-  const missing = missingRuntimeFiles(runtime)
-  if (missing.length)
-    throw new Error(
-      `the server cannot start: ${missing.length} file(s) it reads at run time are missing` +
-        `${FROM_SOURCES ? '' : ' from its build (rebuild with `npm run build -w server`)'}:\n` +
-        missing.map((f) => `  ${f}`).join('\n'),
-    )
-}

@@ -25,9 +25,9 @@ const CORE = new RegExp(
     // The pseudo-locales (development only) stay in their own chunk. Of utils/ and hooks/, only
     // what the account screens use: date formats, the unsaved-changes guard and the build info
     // belong to the frame's, the game's and the admin's pages.
-    String.raw`web[\\/]src[\\/](api|i18n[\\/](?!pseudo)[a-z-]+\.ts|utils[\\/](error-message|format-size|notify)|theme|hooks[\\/]use-page-title|app[\\/](app|router|paths|lazy-page|lazy-toasts|error-screen|guards)\.tsx?|app[\\/]layouts[\\/](account-layout|brand)\.tsx)`,
-    String.raw`web[\\/]src[\\/]components[\\/](confirm|coming-soon|color-scheme-toggle|language[\\/](language-select|use-language-choice))\.tsx`,
-    String.raw`web[\\/]src[\\/]features[\\/](info|account)[\\/]api\.ts`,
+    String.raw`web[\\/]src[\\/](api|i18n[\\/](?!pseudo)[a-z-]+\.ts|utils[\\/](error-message|format-size|notify)|theme|app[\\/](app|router|paths|lazy-page|lazy-toasts|error-screen)\.tsx?|pages[\\/]guards\.tsx|app[\\/]layouts[\\/](account-layout|brand)\.tsx)`,
+    String.raw`web[\\/]src[\\/]components[\\/](confirm|page-loader|color-scheme-toggle|language[\\/](language-select|use-language-choice))\.tsx`,
+    String.raw`web[\\/]src[\\/]features[\\/](info[\\/](api|use-page-title)|account[\\/]api)\.ts`,
   ].join('|'),
 )
 

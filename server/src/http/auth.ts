@@ -1,12 +1,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
-import { SESSION_COOKIE } from '../modules/account/sessions.service.ts'
+import type { Check, PolicyName, RateLimitStore } from '../infra/rate-limit/index.ts'
 import { fail } from './errors.ts'
-import type { Check } from './rate-limit.ts'
 import { ErrorBody } from './schema.ts'
-import type { AuthLevel } from './types.ts'
+import type { AuditWriter, AuthLevel, SessionUser } from './types.ts'
 
+export const SESSION_COOKIE = 'pennant_token'
 export const XSRF_COOKIE = 'XSRF-TOKEN'
 export const XSRF_HEADER = 'x-xsrf-token'
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -85,12 +85,28 @@ function declareGateErrors(route: RouteOptions) {
   schema.response = response
 }
 
-export const authPlugin = fp(async (app: FastifyInstance) => {
-  const { services, config, infra, clock } = app.deps
+/** What the gate needs; app.ts passes the account, token and log services, so http imports no module. */
+export interface GateOptions {
+  sessions: {
+    resolve(token: string): Promise<SessionUser | null> | SessionUser | null
+    renewIfDue(user: SessionUser): Promise<Date | null>
+  }
+  /** A token's user, acting with at most the role `scope` (see `tokenScope`). */
+  apiTokens: { resolve(token: string, scope: number): Promise<SessionUser | null> }
+  /** Records the caller's visit. */
+  touch(userId: string, ip: string): Promise<void>
+  audit: AuditWriter
+  /** Per process, or in Redis when several servers share the limits (closed with the infra). */
+  limits: RateLimitStore
+  rateLimitDisabled: boolean
+  /** Rate windows are game time: tests move it (infra/clock). */
+  clock: { now(): number }
+}
+
+export const authPlugin = fp(async (app: FastifyInstance, gate: GateOptions) => {
+  const { sessions, apiTokens, audit, limits, clock } = gate
   app.addHook('onRoute', declareGateErrors)
   app.addHook('onRoute', declareTokenScope)
-  // Per process, or in Redis when several servers share the limits (closed with the infra).
-  const limits = infra.rateLimits
   app.decorateRequest('user', null)
 
   /** Counts the request against `checks` (one Redis round trip for all); 429 on a refusal. */
@@ -112,10 +128,10 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     // 1. Session.
     const token = request.cookies[SESSION_COOKIE]
     if (token) {
-      const user = await services.sessions.resolve(token)
+      const user = await sessions.resolve(token)
       if (user) {
         request.user = user
-        const renewed = await services.sessions.renewIfDue(user)
+        const renewed = await sessions.renewIfDue(user)
         if (renewed) setSessionCookie(request, reply, token, renewed)
         // A session from before the hint cookie existed gets it with its next answer.
         else if (!request.cookies[SIGNED_IN_COOKIE])
@@ -130,7 +146,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const scope = request.routeOptions.config.tokenScope
     let byToken = false
     if (!request.user && scope !== undefined && bearer?.startsWith('Bearer ')) {
-      request.user = await services.apiTokens.resolve(bearer.slice(7).trim(), scope)
+      request.user = await apiTokens.resolve(bearer.slice(7).trim(), scope)
       byToken = request.user !== null
     }
 
@@ -152,7 +168,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     // 3. Rate limits, per user when signed in, else per address.
     // Routes open to anonymous callers are counted by address even when a session is present,
     // or each freshly registered account would bring a fresh budget.
-    if (!config.rateLimitDisabled) {
+    if (!gate.rateLimitDisabled) {
       const { rateLimit: policy, auth } = request.routeOptions.config
       const byUser = request.user ? `u:${request.user.id}` : `ip:${request.ip}`
       const checks: Check[] = []
@@ -168,7 +184,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!user) throw fail('Auth_LoginRequired')
     if (user.role < REQUIRED_ROLE[need]) {
       if (need !== 'user') {
-        services.audit.write({
+        audit.write({
           level: 'Warning',
           logger: 'auth',
           message: `Denied ${request.method} ${request.url} to ${user.userName}`,
@@ -184,7 +200,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       // The remembered session shows the visit at once: one update per user per interval, not
       // one per request until the session is read again.
       user.lastVisitedUtc = new Date(now)
-      services.account
+      gate
         .touch(user.id, request.ip)
         .catch((err: unknown) => request.log.warn({ err }, 'visit update failed'))
     }

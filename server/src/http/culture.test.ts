@@ -52,7 +52,7 @@ describe('error titles in the request culture', () => {
     writeFileSync(path.join(dir, 'xx-XX.json'), JSON.stringify({ Team_NotFound: 'ignored' }))
     app = Fastify()
     await app.register(cookie)
-    await app.register(errorHandlerPlugin, { localesDir: dir })
+    await app.register(errorHandlerPlugin, { localesDir: dir, audit: { write() {} } })
     app.get('/team', async () => {
       throw fail('Team_NotFound')
     })

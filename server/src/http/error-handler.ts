@@ -6,6 +6,7 @@ import { RUNTIME } from '../paths.ts'
 import { type Culture, cultureOf, loadTitles, type TitleTable } from './culture.ts'
 import { AppError, type ErrorKey, englishTitles, fail, format } from './errors.ts'
 import { registerWebClient, type WebClientOptions } from './spa.ts'
+import type { AuditWriter } from './types.ts'
 
 /** Seconds a client waits before trying again while the database is unreachable (a restart took 0.2-0.7 s in tests). */
 export const UNAVAILABLE_RETRY_AFTER_S = 2
@@ -52,6 +53,8 @@ function fromFramework(err: FastifyError): AppError {
 }
 
 export interface ErrorHandlerOptions extends WebClientOptions {
+  /** Where server errors are recorded for the admins. */
+  audit: AuditWriter
   /** Where the `<culture>.json` title files are; the server's own `locales/` by default. */
   localesDir?: string
 }
@@ -95,7 +98,7 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance, opts: ErrorHan
       request.log.warn({ err: error.message }, 'database unavailable; answered 503')
     } else if (err.httpStatus >= 500) {
       request.log.error({ err: error }, 'unhandled error')
-      app.deps.services.audit.write({
+      opts.audit.write({
         level: 'Error',
         logger: 'http',
         message: `${request.method} ${request.url.slice(0, 200)} failed: ${error.message.slice(0, 500)}`,

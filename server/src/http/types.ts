@@ -1,19 +1,41 @@
 import '@fastify/cookie'
 import '@fastify/multipart'
-import type { Config } from '../config/index.ts'
-import type { Db } from '../db/index.ts'
-import type { Clock } from '../infra/clock/index.ts'
-import type { Infra } from '../infra/index.ts'
-import type { SessionUser } from '../modules/account/sessions.service.ts'
-import type { Services } from '../services.ts'
+import type { PolicyName } from '../infra/rate-limit/index.ts'
 import type { Culture } from './culture.ts'
 import type { ErrorKey } from './errors.ts'
-import type { PolicyName } from './rate-limit.ts'
+
+/** Who is calling, as every route sees it. */
+export interface SessionUser {
+  id: string
+  userName: string
+  email: string
+  /** Role value: Banned 0, User 1, Monitor 2, Admin 3. */
+  role: number
+  lastVisitedUtc: Date
+  /** The session's id (hash of the cookie token). */
+  sessionId: string
+  expiresAt: Date
+}
+
+/**
+ * What the http layer writes to the admin log (a denied role, a server error): the log's service
+ * takes this and more; app.ts hands it over, so this layer does not import the modules.
+ */
+export interface AuditWriter {
+  write(entry: {
+    level: 'Warning' | 'Error'
+    logger: string
+    message: string
+    status: 'Denied' | 'Failed'
+    userName?: string
+    ip: string
+  }): void
+}
 
 /** Minimum role a route needs: `user` (User+), `monitor` (Monitor+), `admin`. */
 export type AuthLevel = 'user' | 'monitor' | 'admin'
 
-// All decorator and route-config typings, in one place.
+// The request and route-config typings; `app.deps`, which app.ts decorates, is typed there.
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthLevel
@@ -30,8 +52,5 @@ declare module 'fastify' {
     culture: Culture
     /** A catalogue title (a success message's too) in the request's culture, `{0}`… filled. */
     localTitle(key: ErrorKey, params?: readonly (string | number)[]): string
-  }
-  interface FastifyInstance {
-    deps: { config: Config; db: Db; infra: Infra; services: Services; clock: Clock }
   }
 }

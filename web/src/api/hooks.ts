@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react'
 import useSWR, { type SWRConfiguration, useSWRConfig } from 'swr'
-import { EARLY_GLOBAL, SESSION_DATA, SIGNED_IN_COOKIE } from '@/app/early-data'
 import { api, unwrap } from './client'
+import { EARLY_GLOBAL, SESSION_DATA, SIGNED_IN_COOKIE } from './early-global'
 import { ApiError } from './error'
 import type { GetParams, GetPath, Ok } from './types'
 import { resolveUrl } from './url'

@@ -15,16 +15,5 @@ export const PAGE_DATA = {
   'src/pages/games/bigscreen.tsx': ['/api/ext/features'],
 } as const satisfies Record<string, readonly string[]>
 
-/**
- * Answers only a signed-in browser gets (anonymous: 401). They are not asked for without the
- * server's readable hint that this browser holds a session (server/src/http/auth.ts), so an
- * anonymous page logs no failed request in the console.
- */
-export const SESSION_DATA: readonly string[] = ['/api/account/profile']
-export const SIGNED_IN_COOKIE = 'pennant_signed_in'
-
 /** What every page asks for first (main.tsx). */
 export const START_DATA = '/api/config'
-
-/** Where the HTML page leaves the answers it started, by URL, for `prefetch` to take. */
-export const EARLY_GLOBAL = 'pennantEarly'

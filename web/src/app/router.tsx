@@ -1,8 +1,8 @@
-import { Center, Loader } from '@mantine/core'
 import { type ComponentType, Suspense } from 'react'
 import { matchRoutes, Navigate, type Params, type RouteObject, useLocation, useRoutes } from 'react-router'
 import { prefetch } from '@/api/hooks'
-import { loadAreas, useTranslation } from '@/i18n'
+import { PageLoader } from '@/components/page-loader'
+import { loadAreas } from '@/i18n'
 import NotFound from '@/pages/not-found'
 import { PAGE_DATA } from './early-data'
 import { ErrorBoundary } from './error-screen'
@@ -188,16 +188,6 @@ export async function preloadRoute(pathname: string): Promise<void> {
     (matchRoutes(routes, pathname) ?? []).map(({ route: matched, params }) =>
       (matched.handle as RouteHandle | undefined)?.preload(params),
     ),
-  )
-}
-
-/** Shown while a page's chunk loads. */
-export function PageLoader() {
-  const { t } = useTranslation()
-  return (
-    <Center mih="40vh">
-      <Loader type="dots" aria-label={t('common.loading')} />
-    </Center>
   )
 }
 

@@ -2,7 +2,7 @@ import { Button, Group } from '@mantine/core'
 import { type Icon, IconPlus } from '@tabler/icons-react'
 import type { ReactNode } from 'react'
 import type { ApiError } from '@/api/error'
-import { DataState } from '@/features/edit/components/data-state'
+import { DataState } from '@/components/data-state'
 import records from './record-list.module.css'
 
 /**

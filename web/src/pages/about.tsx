@@ -1,5 +1,5 @@
 import { AboutView } from '@/features/about/components/about-view'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 // Absent when the bundle was built without vite.config.ts (e.g. a test runner).

@@ -1,8 +1,8 @@
 import { Title } from '@mantine/core'
 import { hasRole, useUser } from '@/features/account/api'
 import { HomeLayout } from '@/features/home/components/home-layout'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { LatestPosts } from '@/features/posts/components/latest-posts'
-import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
 
 export default function HomePage() {

@@ -1,8 +1,8 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core'
 import { IconMapSearch } from '@tabler/icons-react'
 import { Link } from 'react-router'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { paths } from '@/features/paths'
-import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
 
 export default function NotFound() {

@@ -1,7 +1,7 @@
-import { RequireRole } from '@/app/guards'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { TeamsView } from '@/features/team/components/teams-view'
-import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
+import { RequireRole } from '@/pages/guards'
 
 /** `/teams`: my teams (signed-in users; anonymous visitors go to the login page). */
 export default function TeamsPage() {

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto'
 import type Docker from 'dockerode'
 import {
+  bridgeName,
   buildImage,
   createIfMissing,
   createImagePorts,
@@ -22,7 +23,7 @@ import {
   type ListedContainer,
   type StartedContainer,
 } from './index.ts'
-import { bridgeName, bridgeOf, createIsolation } from './isolation.ts'
+import { bridgeOf, createIsolation } from './isolation.ts'
 
 /**
  * Capabilities a challenge does without: raw sockets (spoofing and sniffing on the bridge),

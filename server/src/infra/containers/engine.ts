@@ -1,14 +1,23 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import Docker from 'dockerode'
 import { ContainerError } from './index.ts'
-import { bridgeName } from './isolation.ts'
 
 /**
  * The Docker Engine API plumbing both backends share: the connection, error translation, the
  * challenge networks and what an image exposes.
  */
+
+/**
+ * A stable bridge interface name for a network (at most 15 characters): `pne-…` with egress,
+ * `pnn-…` without, then a hash of the network name. Rules keyed on it survive the network being
+ * re-created.
+ */
+export function bridgeName(network: string, egress: boolean): string {
+  return `pn${egress ? 'e' : 'n'}-${createHash('sha256').update(network).digest('hex').slice(0, 10)}`
+}
 
 /** Connects to `DOCKER_HOST` (`unix:///path` or `tcp://host:port`), else the local socket. */
 export function connectEngine(opts: { host?: string; certPath?: string }): Docker {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { BLOCKED_V4, bridgeName, bridgeOf, rulesAsCommands, rulesFor } from './isolation.ts'
+import { bridgeName } from './engine.ts'
+import { BLOCKED_V4, bridgeOf, rulesAsCommands, rulesFor } from './isolation.ts'
 
 describe(bridgeName, () => {
   it('is a valid interface name, stable per network, and tells the two networks apart', () => {

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process'
-import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
@@ -81,15 +80,6 @@ export const BLOCKED_V6 = [
 export const INPUT_CHAIN = 'PENNANT-ISOLATE-IN'
 export const FORWARD_CHAIN = 'PENNANT-ISOLATE'
 export const bridgeChain = (iface: string) => `PENNANT-${iface}`
-
-/**
- * A stable bridge interface name for a network (at most 15 characters): `pne-…` with egress,
- * `pnn-…` without, then a hash of the network name. Rules keyed on it survive the network being
- * re-created.
- */
-export function bridgeName(network: string, egress: boolean): string {
-  return `pn${egress ? 'e' : 'n'}-${createHash('sha256').update(network).digest('hex').slice(0, 10)}`
-}
 
 /** The interface a network's bridge has: the name we gave it, else Docker's `br-<id>`. */
 export function bridgeOf(network: {

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto'
 import type Docker from 'dockerode'
 import { DROPPED_CAPABILITIES } from './docker.ts'
 import {
+  bridgeName,
   buildImage,
   createIfMissing,
   createImagePorts,
@@ -24,7 +25,7 @@ import {
   type ListedContainer,
   type StartedContainer,
 } from './index.ts'
-import { bridgeName, bridgeOf, createIsolation } from './isolation.ts'
+import { bridgeOf, createIsolation } from './isolation.ts'
 
 interface Task {
   ID: string

@@ -2,24 +2,11 @@ import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, inArray, lt, ne } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { sessions, users } from '../../db/schema.ts'
+import type { SessionUser } from '../../http/types.ts'
 import type { Bus, BusTopics } from '../../infra/bus/index.ts'
 import { createMemo } from '../../infra/cache/memo.ts'
 
-export const SESSION_COOKIE = 'pennant_token'
 export const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000
-
-/** Who is calling, as every route sees it. */
-export interface SessionUser {
-  id: string
-  userName: string
-  email: string
-  /** Role value: Banned 0, User 1, Monitor 2, Admin 3. */
-  role: number
-  lastVisitedUtc: Date
-  /** The session's id (hash of the cookie token). */
-  sessionId: string
-  expiresAt: Date
-}
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 

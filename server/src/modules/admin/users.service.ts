@@ -7,9 +7,10 @@ import { teamMembers, teams, users } from '../../db/schema.ts'
 import { generatePassword, isStrongPassword } from '../../engine/password.ts'
 import { AppError, fail, failWith } from '../../http/errors.ts'
 import { type RoleName, RoleValues } from '../../http/schema.ts'
+import type { SessionUser } from '../../http/types.ts'
 import { presentProfile, ROLE_NAMES } from '../account/account.presenters.ts'
 import { hashPassword } from '../account/password-hash.ts'
-import type { SessionService, SessionUser } from '../account/sessions.service.ts'
+import type { SessionService } from '../account/sessions.service.ts'
 import {
   findUserByEmail,
   findUserById,

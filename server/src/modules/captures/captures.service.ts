@@ -7,12 +7,12 @@ import type { Db } from '../../db/index.ts'
 import { challenges, participations, teams } from '../../db/schema.ts'
 import { ChallengeCategoryValues, ChallengeTypeValues, nameOf } from '../../http/enums.ts'
 import { fail, failWith } from '../../http/errors.ts'
-import type { SessionUser } from '../account/sessions.service.ts'
+import type { SessionUser } from '../../http/types.ts'
 import { tarGz } from '../assets/tar.ts'
-import { requireVisibleGame } from '../game/context.ts'
+import { requireVisibleGame } from '../contest/context.ts'
 import { stamp } from '../game/writeups.service.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
-import { captureDir, createRecorder, partialDir } from './recorder.ts'
+import { captureDir, createRecorder, partialDir } from '../proxy/recorder.ts'
 
 /** Only names we wrote are ever turned into paths. */
 const FILE_NAME = /^[0-9a-f]{8}-[0-9a-z]{1,32}\.pcap$/

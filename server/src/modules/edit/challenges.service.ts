@@ -16,7 +16,7 @@ import {
   isActive,
   requireChallenge,
   requireGame,
-} from '../game/games.queries.ts'
+} from '../contest/games.queries.ts'
 import { type AttachmentInput, createAttachment, presentAttachment, removeAttachment } from './attachments.ts'
 import type { ChallengeCreateModel, ChallengeUpdateModel } from './challenges.schemas.ts'
 import type { NoticeService } from './notices.service.ts'

@@ -9,8 +9,7 @@ import { Type } from 'typebox'
 import { AppError, fail } from '../../http/errors.ts'
 import { errors, Nullable } from '../../http/schema.ts'
 import { readUpload } from '../../http/upload.ts'
-import type { ArchiveLimits } from '../transfer/archive.ts'
-import { openZip } from '../transfer/zip-reader.ts'
+import { type ArchiveLimits, openZip } from '../assets/zip-reader.ts'
 import { GameIdParams } from './games.schemas.ts'
 
 /** A challenge folder as a ZIP: small enough to read in one request, checked before unpacking. */

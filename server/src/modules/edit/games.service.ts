@@ -9,7 +9,7 @@ import { fail } from '../../http/errors.ts'
 import type { Clock } from '../../infra/clock/index.ts'
 import type { BlobService } from '../assets/blobs.service.ts'
 import { prepareImage } from '../assets/images.ts'
-import { type GameRow, posterUrl, requireGame } from '../game/games.queries.ts'
+import { type GameRow, posterUrl, requireGame } from '../contest/games.queries.ts'
 import type { GameEditModel, GameInfoModel } from './games.schemas.ts'
 
 type GameEdit = Static<typeof GameEditModel>

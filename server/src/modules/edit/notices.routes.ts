@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { NoticeType } from '../../http/enums.ts'
 import { Empty, errors, RequiredString } from '../../http/schema.ts'
-import { requireGame } from '../game/games.queries.ts'
+import { requireGame } from '../contest/games.queries.ts'
 import { GameIdParams } from './games.schemas.ts'
 
 const admin = { auth: 'admin' } as const

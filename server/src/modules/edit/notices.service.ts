@@ -1,12 +1,12 @@
 import { and, asc, desc, eq, lt, notInArray, or } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { gameNotices } from '../../db/schema.ts'
+import { BLOOD_NOTICES, frozenSince } from '../../engine/freeze.ts'
 import { type NoticeTypeName, NoticeTypeValues, nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
 import type { Bus } from '../../infra/bus/index.ts'
 import type { Clock } from '../../infra/clock/index.ts'
-import { BLOOD_NOTICES, frozenSince } from '../freeze/freeze.ts'
-import { requireGame } from '../game/games.queries.ts'
+import { requireGame } from '../contest/games.queries.ts'
 
 type NoticeRow = typeof gameNotices.$inferSelect
 

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { frozenSince } from '../../engine/freeze.ts'
 import { fail } from '../../http/errors.ts'
 import { errors, Nullable } from '../../http/schema.ts'
+import { requireVisibleGame } from '../contest/context.ts'
 import { GameIdParams, GameInfoModel } from '../edit/games.schemas.ts'
-import { requireVisibleGame } from '../game/context.ts'
-import { frozenSince } from './freeze.ts'
 
 const tags = ['Extensions']
 

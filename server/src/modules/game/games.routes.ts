@@ -3,8 +3,8 @@ import { Type } from 'typebox'
 import { hashTag, notModified } from '../../http/conditional.ts'
 import { fail } from '../../http/errors.ts'
 import { ArrayResponse, Empty, errors } from '../../http/schema.ts'
+import { requireVisibleGame } from '../contest/context.ts'
 import { GameNotice } from '../edit/notices.routes.ts'
-import { requireVisibleGame } from './context.ts'
 import { BasicGameInfoModel, DetailedGameInfoModel, GameJoinModel } from './games.schemas.ts'
 
 const GameId = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) })

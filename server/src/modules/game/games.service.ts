@@ -5,10 +5,10 @@ import { signTeamToken } from '../../engine/keys.ts'
 import { ParticipationStatusValues } from '../../engine/participation.ts'
 import { nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
+import type { SessionUser } from '../../http/types.ts'
 import type { Clock } from '../../infra/clock/index.ts'
-import type { SessionUser } from '../account/sessions.service.ts'
-import { findOwnParticipation, isClosed, requireVisibleGame } from './context.ts'
-import { type GameRow, posterUrl } from './games.queries.ts'
+import { findOwnParticipation, isClosed, requireVisibleGame } from '../contest/context.ts'
+import { type GameRow, posterUrl } from '../contest/games.queries.ts'
 import { addMissingInstances, isValidDivision, type ParticipationService } from './participations.service.ts'
 
 export const presentBasicGame = (g: GameRow) => ({

@@ -17,8 +17,8 @@ import {
 import { nameOf } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
 import { presentProfile } from '../account/account.presenters.ts'
+import { type GameRow, requireGame } from '../contest/games.queries.ts'
 import { teamHead } from '../team/team.presenters.ts'
-import { type GameRow, requireGame } from './games.queries.ts'
 
 /** A division is valid when the game has none and none is given, or it is one of the game's. */
 export const isValidDivision = (game: GameRow, division: string | null | undefined) =>

@@ -2,13 +2,13 @@ import { and, desc, eq, isNotNull } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { files, participations, teams } from '../../db/schema.ts'
 import { fail } from '../../http/errors.ts'
+import type { SessionUser } from '../../http/types.ts'
 import type { Clock } from '../../infra/clock/index.ts'
-import type { SessionUser } from '../account/sessions.service.ts'
 import type { BlobService } from '../assets/blobs.service.ts'
 import { type TarEntry, tarGz } from '../assets/tar.ts'
+import { requirePlaying } from '../contest/context.ts'
+import { requireGame } from '../contest/games.queries.ts'
 import { teamHead } from '../team/team.presenters.ts'
-import { requirePlaying } from './context.ts'
-import { requireGame } from './games.queries.ts'
 
 export const MAX_WRITEUP_BYTES = 20 * 1024 * 1024
 

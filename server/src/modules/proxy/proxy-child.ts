@@ -11,8 +11,8 @@ import type { IncomingMessage } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import os from 'node:os'
 import { type WebSocket, WebSocketServer } from 'ws'
-import { createRecorder } from '../captures/recorder.ts'
 import type { ConnectionRecorder, Endpoint, ProxyEntry } from './proxy.service.ts'
+import { createRecorder } from './recorder.ts'
 
 /** How long a TCP connect to a container may take before the client gets its 418. */
 const CONNECT_TIMEOUT_MS = 5_000

@@ -5,7 +5,7 @@ import { apiTokens, configs, users } from '../../db/schema.ts'
 import { readApiToken, signApiToken, type TokenKeys } from '../../engine/api-token.ts'
 import { newGameKeys } from '../../engine/keys.ts'
 import { fail } from '../../http/errors.ts'
-import type { SessionUser } from '../account/sessions.service.ts'
+import type { SessionUser } from '../../http/types.ts'
 
 type TokenRow = typeof apiTokens.$inferSelect
 const DAY = 86_400_000

@@ -1,17 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream'
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate'
-
-/** What an uploaded archive may be; every limit is checked before anything is unpacked. */
-export interface ArchiveLimits {
-  /** The archive itself (the upload). */
-  maxArchiveBytes: number
-  /** How many entries it may hold (a zip of a million empty files is a denial of service too). */
-  maxEntries: number
-  /** Everything unpacked together: a zip bomb is refused by its declared sizes, before inflating. */
-  maxUnpackedBytes: number
-  /** The manifest, the one entry read into memory (with its parsed form). */
-  maxManifestBytes: number
-}
+import type { ArchiveLimits } from '../assets/zip-reader.ts'
 
 export const defaultLimits: ArchiveLimits = {
   maxArchiveBytes: 256 * 1024 * 1024,

@@ -29,8 +29,9 @@ import {
 } from '../../http/enums.ts'
 import { fail } from '../../http/errors.ts'
 import type { BlobStorage } from '../../infra/storage/index.ts'
-import { requireGame } from '../game/games.queries.ts'
-import { type ArchiveEntry, type ArchiveLimits, defaultLimits, writeArchive } from './archive.ts'
+import { type ArchiveLimits, openZip, type ZipReader } from '../assets/zip-reader.ts'
+import { requireGame } from '../contest/games.queries.ts'
+import { type ArchiveEntry, defaultLimits, writeArchive } from './archive.ts'
 import {
   type AttachmentRef,
   blobEntry,
@@ -40,7 +41,6 @@ import {
   manifestProblem,
   VERSION,
 } from './manifest.ts'
-import { openZip, type ZipReader } from './zip-reader.ts'
 
 /** Something the admin should know before importing; `code` names it for the client's words. */
 export interface TransferWarning {

@@ -12,9 +12,9 @@ import {
   IconWebhook,
 } from '@tabler/icons-react'
 import { Outlet } from 'react-router'
-import { RequireRole } from '@/app/guards'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
+import { RequireRole } from '@/pages/guards'
 import { AdminTabs } from './admin-tabs'
 
 /** The administration area: admins only, with the area's tabs above every screen. */

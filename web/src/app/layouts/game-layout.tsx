@@ -1,9 +1,9 @@
 import { Suspense } from 'react'
 import { Outlet, useLocation, useParams } from 'react-router'
+import { PageLoader } from '@/components/page-loader'
 import { GameArea, tabOf } from '@/features/game/components/game-area'
 import { MonitorNav } from '@/features/game/monitor/monitor-nav'
-import { RequireRole } from '../guards'
-import { PageLoader } from '../router'
+import { RequireRole } from '@/pages/guards'
 
 /** The game area's frame (title, countdown, tabs and their guard); monitoring needs Monitor+. */
 export default function GameLayout() {

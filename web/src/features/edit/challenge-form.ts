@@ -1,5 +1,5 @@
 import type { ChallengeCategory, ChallengeType } from '@/api/types'
-import { fromLocalInput, toLocalInput } from './datetime'
+import { fromLocalInput, toLocalInput } from '@/utils/datetime'
 import { isContainerType } from './flag-rules'
 
 /** The challenge editor's fields as typed (number inputs may hold '' while being edited). */

@@ -1,5 +1,5 @@
+import { fromLocalInput, toLocalInput } from '@/utils/datetime'
 import { type BonusPercents, bonusToPercents, percentsToBonus } from './blood-bonus-form'
-import { fromLocalInput, toLocalInput } from './datetime'
 
 /** The game info form as typed: dates as `datetime-local` text, the blood bonus as percentages. */
 export interface GameForm {

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react'
 import { AccountHeading } from '@/features/account/components/account-heading'
 import { LoginForm } from '@/features/account/components/login-form'
 import { useConfig } from '@/features/info/api'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 // Sign-in with an identity provider loads after the form: most platforms leave it off, and the

@@ -2,8 +2,8 @@ import { Center, Loader, Paper } from '@mantine/core'
 import { Navigate, useLocation } from 'react-router'
 import { useUser } from '@/features/account/api'
 import { ProfileView } from '@/features/account/components/profile-view'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { loginHref } from '@/features/paths'
-import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** The signed-in user's profile; anonymous visitors sign in first and come back here. */

@@ -1,6 +1,6 @@
 import { AccountHeading } from '@/features/account/components/account-heading'
 import { RecoveryForm } from '@/features/account/components/recovery-form'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 export default function RecoveryPage() {

@@ -1,7 +1,7 @@
 import { AccountHeading } from '@/features/account/components/account-heading'
 import { RegisterForm } from '@/features/account/components/register-form'
 import { useConfig } from '@/features/info/api'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 export default function RegisterPage() {

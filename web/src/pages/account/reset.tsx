@@ -3,8 +3,8 @@ import { AccountHeading } from '@/features/account/components/account-heading'
 import { InvalidLink } from '@/features/account/components/invalid-link'
 import { ResetForm } from '@/features/account/components/reset-form'
 import { readLinkParams } from '@/features/account/link-params'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { paths } from '@/features/paths'
-import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
 
 export default function ResetPage() {

@@ -1,5 +1,5 @@
 import { FileList } from '@/features/admin/components/records/file-list'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/files`: every stored file, with download links and deletion. */

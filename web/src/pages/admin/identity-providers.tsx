@@ -1,6 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { ProviderList } from '@/features/oidc/components/provider-list'
-import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/identity-providers`: OpenID Connect providers players may sign in with. */

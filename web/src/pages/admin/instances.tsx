@@ -1,7 +1,7 @@
 import { Stack, Title } from '@mantine/core'
 import { ContainerStatusBanner } from '@/features/admin/components/container-status-banner'
 import { InstanceList } from '@/features/admin/components/instance-list'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/instances`: the container engine's state and every running team container. */

@@ -1,5 +1,5 @@
 import { LogList } from '@/features/admin/components/records/log-list'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/logs`: the platform log by level, newest first. */

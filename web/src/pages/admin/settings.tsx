@@ -1,11 +1,11 @@
 import { Stack, Title } from '@mantine/core'
+import { DataState } from '@/components/data-state'
 import { ContainerStatusBanner } from '@/features/admin/components/container-status-banner'
 import { ExtensionsSection } from '@/features/admin/components/settings/extensions-section'
 import { SettingsEditor } from '@/features/admin/components/settings/settings-editor'
 import { useAdminConfig } from '@/features/admin/settings-api'
-import { DataState } from '@/features/edit/components/data-state'
 import { useSettled } from '@/features/edit/use-settled'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/settings`: whether containers can run, every platform setting, then our additions' switches. */

@@ -1,5 +1,5 @@
 import { TeamList } from '@/features/admin/components/people/team-list'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/teams`: every team with its members, searchable; lock, edit, delete. */

@@ -1,6 +1,6 @@
 import { Code, Stack, Text, Title } from '@mantine/core'
 import { TokenList } from '@/features/admin/components/tokens/token-list'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/tokens`: API tokens for scripts that watch games. */

@@ -1,5 +1,5 @@
 import { UserList } from '@/features/admin/components/people/user-list'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/users`: every account, searchable, with editing and batch creation. */

@@ -1,9 +1,9 @@
 import { Center, Loader, Stack, Text, Title } from '@mantine/core'
 import { LoadFailed } from '@/components/load-failed'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useWebhooksSwitch } from '@/features/webhooks/api'
 import { WebhookList } from '@/features/webhooks/components/webhook-list'
 import { WebhooksSwitch } from '@/features/webhooks/components/webhooks-switch'
-import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/webhooks`: endpoints that hear of bloods, notices, game start and end, failed containers. */

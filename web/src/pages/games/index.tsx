@@ -1,6 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core'
 import { GameList } from '@/features/game/components/game-list'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 export default function GamesPage() {

@@ -1,7 +1,7 @@
 import { useParams } from 'react-router'
 import { useGame } from '@/features/game/api'
 import { ScoreboardView } from '@/features/game/scoreboard/scoreboard-view'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 export default function ScoreboardPage() {

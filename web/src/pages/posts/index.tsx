@@ -1,8 +1,8 @@
 import { Group, Stack, Title } from '@mantine/core'
 import { hasRole, useUser } from '@/features/account/api'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { NewPostButton } from '@/features/posts/components/new-post-button'
 import { PostList } from '@/features/posts/components/post-list'
-import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
 
 export default function PostsPage() {

@@ -1,12 +1,12 @@
 import { useParams } from 'react-router'
-import { RequireRole } from '@/app/guards'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { usePost } from '@/features/posts/api'
 import { LoadError } from '@/features/posts/components/list-states'
 import { PostArticleSkeleton } from '@/features/posts/components/post-article'
 import { PostEditor } from '@/features/posts/components/post-editor'
 import { draftOf, emptyDraft, isPostId } from '@/features/posts/post-form'
-import { usePageTitle } from '@/hooks/use-page-title'
 import { useTranslation } from '@/i18n'
+import { RequireRole } from '@/pages/guards'
 import NotFound from '@/pages/not-found'
 
 function EditExisting({ id }: { id: string }) {

@@ -6,8 +6,8 @@ import { useCaptcha } from '@/features/captcha/use-captcha'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
+import { safeRedirect } from '@/utils/redirect'
 import { useSignIn } from '../actions'
-import { safeRedirect } from '../redirect'
 import { checkLoginPassword, type FieldProblem } from '../validation'
 
 /** Signs in with a user name or e-mail and goes back to `?from=` (same-site paths only) or home. */

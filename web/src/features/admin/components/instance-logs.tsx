@@ -1,6 +1,6 @@
 import { Button, Code, Group, Modal, Stack, Text } from '@mantine/core'
 import { IconFileOff, IconRefresh } from '@tabler/icons-react'
-import { DataState } from '@/features/edit/components/data-state'
+import { DataState } from '@/components/data-state'
 import { useTranslation } from '@/i18n'
 import { LOG_LINES, useInstanceLogs } from '../api'
 

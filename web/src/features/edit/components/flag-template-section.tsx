@@ -2,11 +2,11 @@ import { ActionIcon, Alert, Button, Code, Group, List, Stack, Text, TextInput } 
 import { IconDeviceFloppy, IconEye, IconEyeOff, IconRefresh } from '@tabler/icons-react'
 import { type FormEvent, useMemo, useState } from 'react'
 import { MONO_INPUT } from '@/components/mono-input'
+import { Section } from '@/components/section'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { type EditChallenge, useChallengeActions, useHashSalt } from '../api'
 import { SAMPLE_TEAM_HASH, TEMPLATE_MAX, templateAccepted, templateExamples } from '../flag-rules'
-import { Section } from './section'
 import '@mantine/core/styles/List.css'
 
 function HashSalt({ gameId }: { gameId: number }) {

@@ -1,12 +1,12 @@
 import { Anchor, Badge, Group, Stack, Text, Title } from '@mantine/core'
 import { IconArrowLeft } from '@tabler/icons-react'
 import { Link } from 'react-router'
+import { DataState } from '@/components/data-state'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { useEditChallenge } from '../api'
 import { TYPE_COLOR } from '../categories'
 import { ChallengeFlags } from './challenge-flags'
-import { DataState } from './data-state'
 import '@mantine/core/styles/Badge.css'
 
 /** A challenge's attachment and flags, in the form its type calls for. */

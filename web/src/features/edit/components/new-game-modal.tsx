@@ -1,13 +1,13 @@
 import { Button, Group, Stack, Switch, TextInput } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
 import { useNavigate } from 'react-router'
+import { EditModal } from '@/components/edit-modal'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
+import { fromLocalInput, toLocalInput } from '@/utils/datetime'
 import { notify } from '@/utils/notify'
 import { useGameActions } from '../api'
-import { fromLocalInput, toLocalInput } from '../datetime'
 import { TITLE_MAX } from '../game-form'
-import { EditModal } from './edit-modal'
 import '@mantine/core/styles/Switch.css'
 
 const MINUTE = 60_000

@@ -1,14 +1,14 @@
 import { Alert, Button, Group, Stack, Text, Textarea } from '@mantine/core'
 import { IconPlus } from '@tabler/icons-react'
 import { type FormEvent, useState } from 'react'
+import { EditModal } from '@/components/edit-modal'
 import { MONO_INPUT } from '@/components/mono-input'
+import { Section } from '@/components/section'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { type EditChallenge, useChallengeActions } from '../api'
 import { FLAG_MAX, parseFlagList } from '../flag-rules'
-import { EditModal } from './edit-modal'
 import { FlagList } from './flag-list'
-import { Section } from './section'
 
 /** Flags any team may submit: a list, and a dialog to paste several at once. */
 export function StaticFlags({

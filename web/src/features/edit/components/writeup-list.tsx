@@ -1,9 +1,9 @@
 import { Anchor, Avatar, Button, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconDownload, IconExternalLink, IconFileDescription } from '@tabler/icons-react'
+import { DataState } from '@/components/data-state'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { useWriteups, writeupsArchiveUrl } from '../api'
-import { DataState } from './data-state'
 import '@mantine/core/styles/Avatar.css'
 
 /** Teams' writeups, newest first: each opens in a new tab; all of them download as one archive. */

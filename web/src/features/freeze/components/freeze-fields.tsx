@@ -2,10 +2,9 @@ import { Alert, Button, Group, SimpleGrid, Text, TextInput } from '@mantine/core
 import { IconEye, IconInfoCircle } from '@tabler/icons-react'
 import { useState } from 'react'
 import { confirm } from '@/components/confirm'
-import type { EditGame } from '@/features/edit/api'
-import { toLocalInput } from '@/features/edit/datetime'
 import { useFeatures } from '@/features/extensions/api'
 import { useTranslation } from '@/i18n'
+import { toLocalInput } from '@/utils/datetime'
 import { formatDateTime } from '@/utils/format-date'
 import { notify } from '@/utils/notify'
 import { useFreeze, useReveal } from '../api'
@@ -22,7 +21,7 @@ export function FreezeFields({
   onChange,
   errors,
 }: {
-  game: EditGame
+  game: { id: number }
   freezeAt: string
   revealAt: string
   onChange: (field: 'freezeAt' | 'revealAt', value: string) => void

@@ -1,7 +1,7 @@
 import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core'
 import { IconAlertTriangle } from '@tabler/icons-react'
 import { CopyField } from '@/components/copy-field'
-import { EditModal } from '@/features/edit/components/edit-modal'
+import { EditModal } from '@/components/edit-modal'
 import { useTranslation } from '@/i18n'
 
 /**

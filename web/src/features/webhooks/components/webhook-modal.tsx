@@ -1,7 +1,7 @@
 import { Button, Checkbox, Group, Radio, Select, Stack, Switch, TextInput } from '@mantine/core'
 import { IconDeviceFloppy, IconPlus } from '@tabler/icons-react'
 import { type FormEvent, useEffect, useState } from 'react'
-import { EditModal } from '@/features/edit/components/edit-modal'
+import { EditModal } from '@/components/edit-modal'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { useGameChoices, useWebhookActions } from '../api'

@@ -1,9 +1,9 @@
 import { useParams } from 'react-router'
+import { DataState } from '@/components/data-state'
 import { useEditChallenge } from '@/features/edit/api'
 import { ChallengeEditor } from '@/features/edit/components/challenge-editor'
-import { DataState } from '@/features/edit/components/data-state'
 import { useSettled } from '@/features/edit/use-settled'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 function EditorLoader({ id, chalId }: { id: number; chalId: number }) {

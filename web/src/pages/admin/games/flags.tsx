@@ -1,6 +1,6 @@
 import { useParams } from 'react-router'
 import { FlagsView } from '@/features/edit/components/flags-view'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/games/:id/challenges/:chalId/flags`: attachment and flags of a challenge. */

@@ -1,5 +1,5 @@
 import { GameList } from '@/features/edit/components/game-list'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/games`: every game, and new ones. */

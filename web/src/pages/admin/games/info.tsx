@@ -1,9 +1,9 @@
 import { useParams } from 'react-router'
+import { DataState } from '@/components/data-state'
 import { useEditGame } from '@/features/edit/api'
-import { DataState } from '@/features/edit/components/data-state'
 import { GameInfoForm } from '@/features/edit/components/game-info-form'
 import { useSettled } from '@/features/edit/use-settled'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/games/:id/info`: every setting of a game. */

@@ -1,6 +1,6 @@
 import { useParams } from 'react-router'
 import { NoticeList } from '@/features/edit/components/notice-list'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/games/:id/notices`: the game's announcements. */

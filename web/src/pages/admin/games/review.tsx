@@ -1,6 +1,6 @@
 import { useParams } from 'react-router'
 import { ReviewList } from '@/features/edit/components/review-list'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 /** `/admin/games/:id/review`: the teams that registered, and the decisions on them. */

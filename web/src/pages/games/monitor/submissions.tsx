@@ -1,6 +1,6 @@
 import { useParams } from 'react-router'
 import { SubmissionsView } from '@/features/game/monitor/submissions-view'
-import { usePageTitle } from '@/hooks/use-page-title'
+import { usePageTitle } from '@/features/info/use-page-title'
 import { useTranslation } from '@/i18n'
 
 export default function MonitorSubmissionsPage() {

@@ -1,7 +1,7 @@
 import { Avatar, Button, Group, Stack, Text, Textarea, TextInput } from '@mantine/core'
 import { IconCrown } from '@tabler/icons-react'
 import { type FormEvent, useEffect, useState } from 'react'
-import { EditModal } from '@/features/edit/components/edit-modal'
+import { EditModal } from '@/components/edit-modal'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { useTeamActions } from '../../teams-api'

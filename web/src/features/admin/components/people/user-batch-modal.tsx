@@ -24,7 +24,7 @@ import {
 } from '@tabler/icons-react'
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
 import { ApiError } from '@/api/error'
-import { EditModal } from '@/features/edit/components/edit-modal'
+import { EditModal } from '@/components/edit-modal'
 import { useTranslation } from '@/i18n'
 import { errorMessage } from '@/utils/error-message'
 import { notify } from '@/utils/notify'

@@ -2,7 +2,7 @@ import { Button, Group, NativeSelect, SimpleGrid, Stack, Switch, Textarea, TextI
 import { type FormEvent, useEffect, useState } from 'react'
 import { RoleValues } from '@/api/schema.gen'
 import type { Role } from '@/api/types'
-import { EditModal } from '@/features/edit/components/edit-modal'
+import { EditModal } from '@/components/edit-modal'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import {

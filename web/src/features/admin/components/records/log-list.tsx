@@ -15,7 +15,7 @@ import {
 import { IconChevronLeft, IconChevronRight, IconFileText, IconRefresh } from '@tabler/icons-react'
 import { useState } from 'react'
 import { TaskStatusValues } from '@/api/schema.gen'
-import { DataState } from '@/features/edit/components/data-state'
+import { DataState } from '@/components/data-state'
 import { LiveBadge } from '@/features/live/live-badge'
 import { epochOf, prependRows, useBatched, useCatchUp, useHub } from '@/features/live/use-hub'
 import { useTranslation } from '@/i18n'

@@ -1,6 +1,6 @@
 import { Group, Switch, TagsInput, Text } from '@mantine/core'
 import { IconInfoCircle } from '@tabler/icons-react'
-import { Section } from '@/features/edit/components/section'
+import { Section } from '@/components/section'
 import { useTranslation } from '@/i18n'
 import { cleanDomain, signUpOutcome } from '../../settings-form'
 import type { SectionProps } from './section-props'

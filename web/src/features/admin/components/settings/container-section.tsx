@@ -1,5 +1,5 @@
 import { NumberInput, SimpleGrid, Switch } from '@mantine/core'
-import { Section } from '@/features/edit/components/section'
+import { Section } from '@/components/section'
 import { useTranslation } from '@/i18n'
 import { humanMinutes, LIMITS, type SettingsForm } from '../../settings-form'
 import type { SectionProps } from './section-props'

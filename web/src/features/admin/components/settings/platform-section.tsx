@@ -1,6 +1,6 @@
 import { Switch, Textarea, TextInput } from '@mantine/core'
-import { MarkdownField } from '@/features/edit/components/markdown-field'
-import { Section } from '@/features/edit/components/section'
+import { MarkdownField } from '@/components/markdown-field'
+import { Section } from '@/components/section'
 import { useTranslation } from '@/i18n'
 import { LIMITS } from '../../settings-form'
 import { LogoField } from './logo-field'

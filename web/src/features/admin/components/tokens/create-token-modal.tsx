@@ -1,7 +1,7 @@
 import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core'
 import { IconKey } from '@tabler/icons-react'
 import { type FormEvent, useState } from 'react'
-import { EditModal } from '@/features/edit/components/edit-modal'
+import { EditModal } from '@/components/edit-modal'
 import { useTranslation } from '@/i18n'
 import { formatDate } from '@/utils/format-date'
 import { notify } from '@/utils/notify'

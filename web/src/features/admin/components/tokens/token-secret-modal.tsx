@@ -3,7 +3,7 @@ import { IconAlertTriangle } from '@tabler/icons-react'
 import { useId } from 'react'
 import { CopyButton } from '@/components/copy-button'
 import { CopyField } from '@/components/copy-field'
-import { EditModal } from '@/features/edit/components/edit-modal'
+import { EditModal } from '@/components/edit-modal'
 import { useTranslation } from '@/i18n'
 import { exampleCommand } from '../../token-form'
 

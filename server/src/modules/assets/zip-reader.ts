@@ -3,7 +3,18 @@ import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createInflateRaw } from 'node:zlib'
 import { fail } from '../../http/errors.ts'
-import type { ArchiveLimits } from './archive.ts'
+
+/** What an uploaded archive may be; every limit is checked before anything is unpacked. */
+export interface ArchiveLimits {
+  /** The archive itself (the upload). */
+  maxArchiveBytes: number
+  /** How many entries it may hold (a zip of a million empty files is a denial of service too). */
+  maxEntries: number
+  /** Everything unpacked together: a zip bomb is refused by its declared sizes, before inflating. */
+  maxUnpackedBytes: number
+  /** The manifest, the one entry read into memory (with its parsed form). */
+  maxManifestBytes: number
+}
 
 const MiB = 1024 * 1024
 /** Largest end-of-directory record: 22 bytes and a comment of at most 64 KiB. */

@@ -1,5 +1,3 @@
-import type { SessionUser } from '../account/sessions.service.ts'
-
 /** A game's freeze settings, as stored (games.freezeAt / revealAt). */
 export interface FreezeTimes {
   freezeAt: Date | null
@@ -20,7 +18,7 @@ export function frozenSince(game: FreezeTimes, switchOn: boolean, now: number): 
 }
 
 /** Admins and monitors see the true board throughout a freeze. */
-export const seesThroughFreeze = (actor: SessionUser | null | undefined) => (actor?.role ?? 0) >= 2
+export const seesThroughFreeze = (actor: { role: number } | null | undefined) => (actor?.role ?? 0) >= 2
 
 /** Blood notices: posted by the judge, they tell who solved what, so a freeze holds them back. */
 export const BLOOD_NOTICES = new Set(['FirstBlood', 'SecondBlood', 'ThirdBlood'])

@@ -1,5 +1,5 @@
-import type { RedisConnections } from '../infra/redis/index.ts'
-import { createMemoryRateLimitStore, type Policy, policies, type RateLimitStore } from './rate-limit.ts'
+import type { RedisConnections } from '../redis/index.ts'
+import { createMemoryRateLimitStore, type Policy, policies, type RateLimitStore } from './index.ts'
 
 // The same algorithms as `takeToken` and `countInWindow`, run inside Redis so that reading,
 // deciding and writing a client's state is one atomic step whichever server the request hit.

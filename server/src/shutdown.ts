@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net'
-import type { App } from '../../app.ts'
+import type { App } from './app.ts'
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 

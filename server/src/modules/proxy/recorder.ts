@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { mkdir, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
-import type { ConnectionRecorder, OpenRecorder } from '../proxy/proxy.service.ts'
 import { createPcapConnection, fileHeader } from './pcap.ts'
+import type { ConnectionRecorder, OpenRecorder } from './proxy.service.ts'
 
 /**
  * Bytes of a capture waiting for the disk: beyond this the disk cannot keep up with the

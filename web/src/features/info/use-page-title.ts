@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { useConfig } from '@/features/info/api'
+import { useConfig } from './api'
 
 /** Sets the document title to "{page} - {platform title}". */
 export function usePageTitle(title?: string) {

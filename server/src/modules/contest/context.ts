@@ -2,9 +2,9 @@ import { and, eq, inArray } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/index.ts'
 import { participations, userParticipations } from '../../db/schema.ts'
 import { fail } from '../../http/errors.ts'
+import type { SessionUser } from '../../http/types.ts'
 import { createMemo } from '../../infra/cache/memo.ts'
 import type { Clock } from '../../infra/clock/index.ts'
-import type { SessionUser } from '../account/sessions.service.ts'
 import { type GameRow, requireGame } from './games.queries.ts'
 
 export type ParticipationRow = typeof participations.$inferSelect

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { countInWindow, type Policy, takeToken } from './rate-limit.ts'
+import { countInWindow, type Policy, takeToken } from './index.ts'
 
 const bucket = { kind: 'bucket', capacity: 3, refill: 2, periodMs: 1000 } as const satisfies Policy
 const window = { kind: 'window', permits: 4, windowMs: 4000, segments: 4 } as const satisfies Policy

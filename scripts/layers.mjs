@@ -1,0 +1,101 @@
+// The layers of the server and of the web client, bottom first, as `scripts/check-layers.mjs`
+// checks them (docs/developers/architecture.md says why each sits where it does). A file may
+// import files of its own layer and of the layers below it. In a layer made of parts (the
+// server's modules, the web's features), a part may import another part only if it lists it
+// here, and the lists may not form a circle: adding a dependency between two parts is a
+// decision, made in this file.
+
+export const trees = [
+  {
+    name: 'server',
+    root: 'server/src',
+    aliases: {},
+    layers: [
+      { name: 'engine', files: ['engine/'] },
+      { name: 'config', files: ['paths.ts', 'config/'] },
+      { name: 'db', files: ['db/'] },
+      { name: 'infra', files: ['infra/'] },
+      { name: 'http', files: ['http/'] },
+      {
+        name: 'modules',
+        files: ['modules/*'],
+        parts: {
+          settings: [],
+          logs: [],
+          assets: [],
+          posts: [],
+          info: ['settings'],
+          features: ['settings'],
+          account: ['assets', 'info', 'logs', 'posts', 'settings'],
+          team: ['assets', 'posts'],
+          tokens: [],
+          oidc: ['account', 'logs', 'settings'],
+          contest: [],
+          containers: ['contest', 'logs', 'posts', 'settings'],
+          edit: ['assets', 'containers', 'contest'],
+          game: ['account', 'assets', 'containers', 'contest', 'edit', 'logs', 'posts', 'team'],
+          freeze: ['contest', 'edit', 'game'],
+          admin: ['account', 'assets', 'game', 'logs', 'posts', 'settings', 'team'],
+          hubs: ['contest'],
+          proxy: [],
+          captures: ['assets', 'contest', 'game', 'posts', 'proxy'],
+          ctftime: ['edit'],
+          transfer: ['assets', 'contest', 'edit'],
+          webhooks: ['containers', 'settings'],
+          ops: [],
+        },
+      },
+      { name: 'services', files: ['services.ts'] },
+      { name: 'jobs', files: ['jobs/'] },
+      { name: 'app', files: ['app.ts'] },
+      { name: 'main', files: ['main.ts', 'shutdown.ts', 'runtime-files.ts'] },
+    ],
+  },
+  {
+    name: 'web',
+    root: 'web/src',
+    aliases: { '@/': '.' },
+    layers: [
+      {
+        name: 'shared',
+        files: ['i18n/', 'theme/', 'api/', 'utils/', 'components/', 'hooks/'],
+        parts: {
+          i18n: [],
+          theme: ['i18n'],
+          api: ['i18n'],
+          utils: ['api', 'i18n'],
+          components: ['api', 'i18n', 'theme', 'utils'],
+          hooks: ['components'],
+        },
+      },
+      {
+        name: 'features',
+        files: ['features/*'],
+        parts: {
+          paths: [],
+          info: [],
+          live: [],
+          tunnel: [],
+          extensions: [],
+          captcha: ['info'],
+          oidc: ['extensions'],
+          account: ['captcha', 'oidc', 'paths'],
+          about: ['info'],
+          home: ['info', 'paths'],
+          posts: ['info', 'paths'],
+          team: ['account'],
+          transfer: ['paths'],
+          freeze: ['account', 'extensions'],
+          edit: ['extensions', 'freeze', 'paths', 'transfer'],
+          webhooks: ['extensions'],
+          game: ['account', 'extensions', 'freeze', 'info', 'live', 'paths', 'tunnel'],
+          bigscreen: ['extensions', 'game', 'info', 'live'],
+          admin: ['account', 'edit', 'extensions', 'game', 'info', 'live'],
+        },
+      },
+      { name: 'pages', files: ['pages/'] },
+      { name: 'app', files: ['app/'] },
+      { name: 'main', files: ['main.tsx'] },
+    ],
+  },
+]
