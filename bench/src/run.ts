@@ -48,8 +48,8 @@ import {
   cpuSeconds,
   type FlagKind,
   type VerdictPhase,
-  verdictPhase,
   verdictJson,
+  verdictPhase,
   verdictTable,
 } from './verdicts.ts'
 
