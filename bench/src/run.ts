@@ -13,7 +13,8 @@
  * poll the status every 500 ms (`--no-pause`: at once) until the verdict; `--rate 1000` sends
  * submissions on a schedule instead of from 64 waiting players; `--flags correct,wrong,mixed`;
  * `--pglite` runs the server on its embedded database. Defaults there: 30 challenges and 10
- * solves per team.
+ * solves per team. `--json out.json` also writes, per flag kind, `{ verdictsPerSecond, p50Ms,
+ * p99Ms, cpuMsPerVerdict }` (server + database CPU) keyed `correct`, `wrong` (and `mixed`).
  * `--hubs` measures the live hubs instead (see hubs.ts): --clients 2000 --notices 20.
  * `--servers 2` runs the default bench against two servers on one PostgreSQL and one Redis
  * (REDIS_URL, default the machine's) behind Debian's nginx, as the README's scale-out section
@@ -53,6 +54,7 @@ import {
   cpuSeconds,
   type FlagKind,
   type VerdictPhase,
+  verdictJson,
   verdictPhase,
   verdictTable,
 } from './verdicts.ts'
@@ -65,6 +67,8 @@ const arg = (name: string, fallback: number) => {
 const verdictMode = args.includes('--verdicts')
 const scaleMode = args.includes('--scale')
 const pglite = args.includes('--pglite')
+/** `--json FILE`: the verdict figures also as JSON (issue 29's shape). */
+const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined
 const teams = arg('teams', 1000)
 const solves = arg('solves', verdictMode ? teams * 10 : 20000)
 const opts = {
@@ -142,6 +146,8 @@ async function main() {
     const migrated = embedded ?? (await openDatabase({ url: url.toString(), dataDir: null }))
     if (!embedded) await migrated.close()
     const client = new pg.Client({ connectionString: url.toString() })
+    // The clean-up drops the database under it: a failure must show its own error, not that one.
+    client.on('error', () => {})
     if (!embedded) await client.connect()
     const world = await seed(
       embedded ? (embedded.db as unknown as { $client: Queryable }).$client : client,
@@ -219,7 +225,8 @@ async function main() {
         },
       )
       children.push(server)
-      await waitFor(`http://127.0.0.1:${port}/healthz`, server)
+      // A busy shared machine can take a minute to start the server from source.
+      await waitFor(`http://127.0.0.1:${port}/healthz`, server, 120)
       return server
     }
     // Behind nginx the servers listen on the ports after the bare server's; one after another,
@@ -312,6 +319,10 @@ async function main() {
           `, polling ${pause ? `every ${pause} ms` : 'without pause'}, ${opts.seconds} s per phase`,
       )
       for (const line of verdictTable(phases, pglite)) say(line)
+      if (jsonFile) {
+        writeFileSync(jsonFile, `${JSON.stringify(verdictJson(phases), null, 2)}\n`)
+        say(`Wrote ${jsonFile}`)
+      }
       return
     }
 

@@ -256,3 +256,26 @@ export function verdictTable(phases: VerdictPhase[], pglite: boolean): string[] 
   lines.push(`verdicts: ${phases.map((p) => `${p.kind} ${JSON.stringify(p.results)}`).join('; ')}`)
   return lines
 }
+
+/**
+ * The phases as JSON keyed by flag kind (`--json`): what issue 29 compares. CPU is the server's
+ * and PostgreSQL's backends' together (on PGlite the database runs inside the server).
+ */
+export function verdictJson(phases: VerdictPhase[]) {
+  const round = (x: number, digits: number) => Number(x.toFixed(digits))
+  return Object.fromEntries(
+    phases.map((p) => [
+      p.kind,
+      {
+        verdictsPerSecond: round(p.perSecond, 1),
+        p50Ms: round(p.p50, 1),
+        p99Ms: round(p.p99, 1),
+        cpuMsPerVerdict: round(p.serverCpu + p.dbCpu, 3),
+        serverCpuMsPerVerdict: round(p.serverCpu, 3),
+        dbCpuMsPerVerdict: round(p.dbCpu, 3),
+        verdicts: p.verdicts,
+        failures: p.failures,
+      },
+    ]),
+  )
+}

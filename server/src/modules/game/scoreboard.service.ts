@@ -43,6 +43,10 @@ export interface BoardEntry {
  * takes well under the rebuild window (measured by `npm run bench:bytes`).
  */
 const BOARD_BROTLI_QUALITY = 5
+/** A new board version is compressed ahead for a coding read within this long. */
+const PRECOMPRESS_MS = 30_000
+/** Each coding readers asked for, and when they last did (epoch ms). */
+type Codings = Map<Coding, number>
 
 /** A buffer big boards are written into, and the responses still sending it. */
 interface Slab {
@@ -71,8 +75,8 @@ interface GameState {
   reloadAt: number | null
   /** Whether scheduled release was on when this board was loaded (switching it reloads). */
   scheduled: boolean
-  /** Codings readers have asked for: each new version is compressed for them when built. */
-  codings: Set<Coding>
+  /** Codings readers have asked for, and when last: see `render`. */
+  codings: Codings
   /** The game's freeze settings (epoch ms), as last loaded. */
   freezeAt: number | null
   revealAt: number | null
@@ -293,7 +297,7 @@ export function createScoreboardService(deps: {
     live: LiveBoard,
     hidden: boolean,
     slabs: Slab[],
-    codings: Set<Coding>,
+    codings: Codings,
     full = false,
     /** Tell the bus (not while the game is frozen: players would learn the board moved). */
     announce = true,
@@ -326,17 +330,21 @@ export function createScoreboardService(deps: {
         }
       : () => noRelease
     const encoded = encoder(bytes, codings, retain)
-    // Readers asked for compressed boards before: have this version ready when they come back.
-    for (const coding of codings) encoded(coding).catch(() => {})
+    // Readers asked for compressed boards lately: have this version ready when they come back.
+    // Only lately: with nobody reading, compressing every version (megabytes at thousands of
+    // teams, on every rebuild) is CPU spent per solve, growing with the number of teams.
+    for (const [coding, asked] of codings)
+      if (now - asked < PRECOMPRESS_MS) encoded(coding, true).catch(() => {})
     return { live, bytes, etag, updatedAt: new Date(now), hidden, retain, encoded }
   }
 
-  function encoder(bytes: Buffer, codings: Set<Coding>, retain: () => () => void) {
+  function encoder(bytes: Buffer, codings: Codings, retain: () => () => void) {
     const encodings = new Map<Coding, Promise<Buffer>>()
-    return (coding: Coding) => {
+    /** `ahead`: compressed before anyone asked, which is not a reader's ask. */
+    return (coding: Coding, ahead = false) => {
+      if (!ahead) codings.set(coding, Date.now())
       let done = encodings.get(coding)
       if (!done) {
-        codings.add(coding)
         // The compressor reads the buffer on the thread pool: keep it out of reuse until then.
         const release = retain()
         done = compress(bytes, coding, BOARD_BROTLI_QUALITY).finally(release)
@@ -366,7 +374,7 @@ export function createScoreboardService(deps: {
     const live = LiveBoard.from(input)
     const bytes = live.toBytes(at)
     const etag = `${gameId}-frozen-${hashTag(bytes.toString('latin1'))}`
-    const codings = new Set<Coding>()
+    const codings = new Map<Coding, number>()
     const entry: BoardEntry = {
       live,
       bytes,
@@ -417,7 +425,7 @@ export function createScoreboardService(deps: {
     for (const { solve, acceptedCount } of mine) live.addSolve(solve, acceptedCount)
     const previous = games.get(gameId)
     const slabs = previous?.slabs ?? []
-    const codings = previous?.codings ?? new Set<Coding>()
+    const codings = previous?.codings ?? new Map<Coding, number>()
     const at = since({ freezeAt, revealAt })
     const state: GameState = {
       live,
