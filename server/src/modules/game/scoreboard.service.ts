@@ -342,7 +342,7 @@ export function createScoreboardService(deps: {
     const encodings = new Map<Coding, Promise<Buffer>>()
     /** `ahead`: compressed before anyone asked, which is not a reader's ask. */
     return (coding: Coding, ahead = false) => {
-      if (!ahead) codings.set(coding, Date.now())
+      if (!ahead) codings.set(coding, deps.clock.now())
       let done = encodings.get(coding)
       if (!done) {
         // The compressor reads the buffer on the thread pool: keep it out of reuse until then.
@@ -534,6 +534,7 @@ export function createScoreboardService(deps: {
       if (!board || games.get(m.gameId) !== state || board.solves <= state.shown) return
       for (const x of state.slabs) x.current = false
       state.shown = board.solves
+      const encoded = encoder(board.bytes, state.codings, () => noRelease)
       state.entry = {
         live: state.live,
         bytes: board.bytes,
@@ -541,9 +542,11 @@ export function createScoreboardService(deps: {
         updatedAt: new Date(board.at),
         hidden: state.entry.hidden,
         retain: () => noRelease,
-        encoded: encoder(board.bytes, state.codings, () => noRelease),
+        encoded,
       }
-      for (const coding of state.codings) state.entry.encoded(coding).catch(() => {})
+      const now = deps.clock.now()
+      for (const [coding, asked] of state.codings)
+        if (now - asked < PRECOMPRESS_MS) encoded(coding, true).catch(() => {})
       deps.bus?.publish('board.changed', { gameId: m.gameId, etag: board.etag })
     }
     if (state.awaiting !== null && m.solves >= state.awaiting) stopWaiting(state)
