@@ -5,6 +5,7 @@ import { fail } from '../../http/errors.ts'
 import { ArrayResponse, Empty, errors } from '../../http/schema.ts'
 import { GameNotice } from '../edit/notices.routes.ts'
 import { requireVisibleGame } from './context.ts'
+import { phaseOf } from './games.queries.ts'
 import { BasicGameInfoModel, DetailedGameInfoModel, GameJoinModel } from './games.schemas.ts'
 
 const GameId = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) })
@@ -115,7 +116,7 @@ export const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const game = await requireVisibleGame(app.deps.db, request.params.id, request.user)
-      if (Date.now() < game.startTimeUtc.getTime()) throw fail('Game_NotStarted')
+      if (phaseOf(game) === 'upcoming') throw fail('Game_NotStarted')
       const { count, skip } = request.query
       // A frozen game hides the bloods since the freeze from players (admins and monitors see all).
       const { frozenSince, frozen } = await app.deps.services.scoreboard.view(game.id, request.user)

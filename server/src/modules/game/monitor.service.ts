@@ -19,6 +19,7 @@ import type { SessionUser } from '../account/sessions.service.ts'
 import { workbook } from '../assets/xlsx.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
 import { requireVisibleGame } from './context.ts'
+import { phaseOf } from './games.queries.ts'
 import type { ScoreboardService } from './scoreboard.service.ts'
 import { stamp } from './writeups.service.ts'
 
@@ -32,7 +33,7 @@ export function createMonitorService(deps: { db: Db; scoreboard: ScoreboardServi
   /** A started game the caller may see: hidden games are 404 to monitors too (decisions.md item 9). */
   async function requireStarted(actor: SessionUser, gameId: number) {
     const game = await requireVisibleGame(db, gameId, actor)
-    if (Date.now() < game.startTimeUtc.getTime()) throw fail('Game_NotStarted')
+    if (phaseOf(game) === 'upcoming') throw fail('Game_NotStarted')
     return game
   }
 

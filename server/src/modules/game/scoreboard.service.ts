@@ -11,7 +11,7 @@ import type { Bus } from '../../infra/bus/index.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { frozenSince, seesThroughFreeze } from '../freeze/freeze.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
-import { requireGame } from './games.queries.ts'
+import { phaseOf, requireGame } from './games.queries.ts'
 
 export interface BoardEntry {
   /** The board kept up to date solve by solve (one team's line, the challenge list). */
@@ -168,7 +168,7 @@ export function createScoreboardService(deps: {
       revealAt: game.revealAt?.getTime() ?? null,
     }
     // Before the start the board is empty (decisions.md item 9).
-    if (now < game.startTimeUtc.getTime()) {
+    if (phaseOf(game, now) === 'upcoming') {
       return { ...base, reloadAt: game.startTimeUtc.getTime(), teams: [], challenges: [], solves: [] }
     }
     const [teamRows, enabledRows, solveRows] = await Promise.all([

@@ -1,3 +1,4 @@
+import { gamePhase } from '@engine/game-phase.ts'
 import {
   Badge,
   Button,
@@ -34,8 +35,7 @@ function GameRow({ game, transfer }: { game: EditGame; transfer: boolean }) {
   const { t } = useTranslation()
   const { setHidden } = useGameActions()
   const [busy, setBusy] = useState(false)
-  const now = Date.now()
-  const phase = now < game.start ? 'upcoming' : now > game.end ? 'ended' : 'running'
+  const phase = gamePhase(game.start, game.end, Date.now())
 
   const toggleHidden = async (hidden: boolean) => {
     setBusy(true)
