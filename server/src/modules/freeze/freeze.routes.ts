@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { fail } from '../../http/errors.ts'
-import { errors, Nullable } from '../../http/schema.ts'
-import { GameIdParams, GameInfoModel } from '../edit/games.schemas.ts'
+import { errors, IdParams, Nullable } from '../../http/schema.ts'
+import { GameInfoModel } from '../edit/games.schemas.ts'
 import { requireVisibleGame } from '../game/context.ts'
 import { frozenSince } from './freeze.ts'
 
@@ -33,7 +33,7 @@ export const freezeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Whether the game’s public scoreboard is frozen, and since when',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         response: { 200: FreezeStatus, ...errors(404) },
       },
     },
@@ -60,7 +60,7 @@ export const freezeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Publish the true scoreboard of a frozen game now',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         response: { 200: GameInfoModel, ...errors(401, 403, 404) },
       },
     },

@@ -1,9 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/index.ts'
 import { participations, userParticipations } from '../../db/schema.ts'
+import { isClosed as isPhaseClosed } from '../../engine/game-phase.ts'
 import { fail } from '../../http/errors.ts'
 import { createMemo } from '../../infra/cache/memo.ts'
-import { isClosed as isPhaseClosed } from '../../engine/game-phase.ts'
 import type { SessionUser } from '../account/sessions.service.ts'
 import { type GameRow, phaseOf, requireGame } from './games.queries.ts'
 
@@ -35,7 +35,8 @@ export async function findOwnParticipation(
 }
 
 /** Ended and not open for practice: playing routes answer 10002. */
-export const isClosed = (game: GameRow, now = Date.now()) => isPhaseClosed(phaseOf(game, now), game.practiceMode)
+export const isClosed = (game: GameRow, now = Date.now()) =>
+  isPhaseClosed(phaseOf(game, now), game.practiceMode)
 
 /** The gate's checks once the game and the caller's participation are read (steps 2 to 5). */
 function passGate(
