@@ -1,5 +1,5 @@
-import type { ParticipationStatus } from '@/api/types'
 import { type GamePhase, isClosed } from '@engine/game-phase.ts'
+import type { ParticipationStatus } from '@/api/types'
 
 /** What the caller knows about themselves and the game, as the game home needs it. */
 export interface ActionInput {

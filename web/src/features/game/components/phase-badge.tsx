@@ -1,7 +1,7 @@
+import type { GamePhase } from '@engine/game-phase.ts'
 import { Badge } from '@mantine/core'
 import { IconCircleCheck, IconClock, IconPlayerPlay } from '@tabler/icons-react'
 import { useTranslation } from '@/i18n'
-import type { GamePhase } from '@engine/game-phase.ts'
 import '@mantine/core/styles/Badge.css'
 
 const LOOK = {
