@@ -1,12 +1,11 @@
 import { Badge, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconMailbox, IconRefresh } from '@tabler/icons-react'
-import { useState } from 'react'
 import records from '@/components/record-list.module.css'
 import { DataState } from '@/features/edit/components/data-state'
 import { EditModal } from '@/features/edit/components/edit-modal'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
-import { notify } from '@/utils/notify'
 import { useDeliveries, useWebhookActions } from '../api'
 import { type Delivery, STATUS_COLOR, type Webhook } from '../webhook-form'
 import classes from './webhooks.module.css'
@@ -15,21 +14,14 @@ import '@mantine/core/styles/Badge.css'
 function DeliveryItem({ delivery, onRetried }: { delivery: Delivery; onRetried: () => void }) {
   const { t } = useTranslation()
   const { retry } = useWebhookActions()
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const d = delivery
   const event = d.event === 'Test' ? t('webhooks.event.Test') : t(`webhooks.event.${d.event}`)
 
   const resend = async () => {
-    setBusy(true)
-    try {
-      await retry(d.id)
-      notify.success(t('webhooks.log.retried'))
-      onRetried()
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    const done = await run(() => retry(d.id), { success: t('webhooks.log.retried') })
+    if (!done) return
+    onRetried()
   }
 
   return (
