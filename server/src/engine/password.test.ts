@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { generatePassword, isStrongPassword } from './password.ts'
+import { generatePassword, isStrongPassword, PASSWORD_MIN_LENGTH, passwordRules } from './password.ts'
 
 describe(isStrongPassword, () => {
   it.each([
@@ -11,6 +11,18 @@ describe(isStrongPassword, () => {
     ['Abcdefg', false],
     ['Пароль1п', true],
   ])('judges %j as %s', (password, strong) => expect(isStrongPassword(password)).toBe(strong))
+
+  it('counts the length in UTF-16 code units, as the reference does: an emoji is two', () => {
+    expect(PASSWORD_MIN_LENGTH).toBe(6)
+    // Five code points, six code units: long enough.
+    expect('Ab1c😀'.length).toBe(6)
+    expect(isStrongPassword('Ab1c😀')).toBe(true)
+    // Four code points, five code units: one short.
+    expect(isStrongPassword('Ab1😀')).toBe(false)
+    expect(passwordRules('Ab1😀')).toEqual({ length: false, digit: true, lower: true, upper: true })
+    expect(isStrongPassword('Ab1cd')).toBe(false)
+    expect(isStrongPassword('Ab1cde')).toBe(true)
+  })
 })
 
 describe(generatePassword, () => {

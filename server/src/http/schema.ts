@@ -59,3 +59,13 @@ export const PageQuery = (max: number, defaultCount = 0) =>
     count: Type.Integer({ minimum: 0, maximum: max, default: defaultCount }),
     skip: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0 }),
   })
+
+/**
+ * A row id (game, challenge, team…): a positive 32-bit integer. 0 and negatives are malformed,
+ * a 400 without a database query (docs/differences.md).
+ */
+export const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })
+/** The path parameters of `…/{id}`. */
+export const IdParams = Type.Object({ id: Id })
+/** The path parameters of `/api/posts/{id}`: a post id is eight hex digits. */
+export const PostIdParams = Type.Object({ id: Type.String({ pattern: '^[0-9a-fA-F]{8}$' }) })

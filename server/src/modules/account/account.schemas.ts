@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox'
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../engine/password.ts'
 import { Enum, Nullable, RequiredString, Role } from '../../http/schema.ts'
 
 export const UserName = RequiredString({
@@ -7,7 +8,9 @@ export const UserName = RequiredString({
   description: 'User name, 3 to 15 characters',
 })
 export const Email = Type.String({ format: 'email', maxLength: 256, description: 'E-mail address' })
-const Password = RequiredString({ maxLength: 128, description: 'Password' })
+export const Password = RequiredString({ maxLength: PASSWORD_MAX_LENGTH, description: 'Password' })
+/** The contract's `PasswordChangeModel` fields also have a minimum length. */
+const PolicyPassword = RequiredString({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH })
 /** Phone numbers: digits with the usual separators, optionally a leading +. */
 // An empty string clears the number (null keeps it, as upstream).
 export const Phone = Type.String({ pattern: '^(\\+?[0-9][0-9 ().-]{2,30})?$', maxLength: 32 })
@@ -44,8 +47,8 @@ export const ProfileUpdateModel = Type.Object({
   stdNumber: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
 })
 export const PasswordChangeModel = Type.Object({
-  old: RequiredString({ minLength: 6, maxLength: 128 }),
-  new: RequiredString({ minLength: 6, maxLength: 128 }),
+  old: PolicyPassword,
+  new: PolicyPassword,
 })
 export const MailChangeModel = Type.Object({ newMail: Email })
 

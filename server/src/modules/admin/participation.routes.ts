@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { Empty, errors } from '../../http/schema.ts'
+import { Empty, errors, IdParams } from '../../http/schema.ts'
 import { ParticipationEditModel, ParticipationInfoModel } from '../game/participations.schemas.ts'
-
-const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) })
 
 /** Participation review: `GET /api/game/{id}/participations`, `PUT /api/admin/participation/{id}`. */
 export const participationRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -16,7 +14,7 @@ export const participationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Every team taking part in a game',
         tags: ['Game'],
-        params: Id,
+        params: IdParams,
         response: { 200: Type.Array(ParticipationInfoModel), ...errors(401, 403, 404) },
       },
     },
@@ -30,7 +28,7 @@ export const participationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Review a participation: status and division',
         tags: ['Admin'],
-        params: Id,
+        params: IdParams,
         body: ParticipationEditModel,
         response: { 200: Empty, ...errors(401, 403, 404) },
       },

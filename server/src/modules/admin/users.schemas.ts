@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { Nullable, RequiredString, Role, Timestamp } from '../../http/schema.ts'
-import { Email, Phone, UserName } from '../account/account.schemas.ts'
+import { Email, Password, Phone, UserName } from '../account/account.schemas.ts'
 
 /** `UserInfoModel`: a user as the admin Users screen lists them. */
 export const UserInfoModel = Type.Object({
@@ -23,7 +23,7 @@ export const UserInfoModel = Type.Object({
 /** One row of a batch creation. */
 export const UserCreateModel = Type.Object({
   userName: UserName,
-  password: RequiredString({ maxLength: 128 }),
+  password: Password,
   email: Email,
   realName: Type.Optional(Nullable(Type.String({ maxLength: 128 }))),
   stdNumber: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),

@@ -1,4 +1,4 @@
-import { zip } from './zip.ts'
+import { strToU8, zipSync } from 'fflate'
 
 export type Cell = string | number | null | undefined
 
@@ -42,5 +42,8 @@ export function workbook(sheetName: string, header: string[], rows: Cell[][]): B
     'xl/styles.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border/></borders><cellStyleXfs count="1"><xf/></cellStyleXfs><cellXfs count="2"><xf/><xf fontId="1" applyFont="1"/></cellXfs></styleSheet>`,
     'xl/worksheets/sheet1.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetRows}</sheetData></worksheet>`,
   }
-  return zip(Object.entries(files).map(([name, text]) => ({ name, data: Buffer.from(text, 'utf8') })))
+  const zipped = zipSync(
+    Object.fromEntries(Object.entries(files).map(([name, text]) => [name, strToU8(text)])),
+  )
+  return Buffer.from(zipped.buffer, zipped.byteOffset, zipped.byteLength)
 }

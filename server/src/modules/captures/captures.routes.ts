@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { ChallengeCategory, ChallengeType } from '../../http/enums.ts'
-import { Empty, errors, Nullable } from '../../http/schema.ts'
+import { Empty, errors, Id, IdParams, Nullable } from '../../http/schema.ts'
 
-const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })
 const monitor = { auth: 'monitor' } as const
 const tags = ['Game']
 const Team = Type.Object({ challengeId: Id, partId: Id })
@@ -48,7 +47,7 @@ export const captureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'The game’s challenges that capture traffic',
         tags,
-        params: Type.Object({ id: Id }),
+        params: IdParams,
         response: { 200: Type.Array(ChallengeTrafficModel), ...errors(401, 403, 404) },
       },
     },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { ArrayResponse, Empty, errors } from '../../http/schema.ts'
+import { ArrayResponse, Empty, errors, Id } from '../../http/schema.ts'
 import {
   ContainerBackendStatus,
   ContainerCheckModel,
@@ -9,7 +9,6 @@ import {
   ContainerLogsModel,
 } from './containers.schemas.ts'
 
-const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })
 const TeamParams = Type.Object({ id: Id, challengeId: Id })
 const EditParams = Type.Object({ id: Id, cId: Id })
 

@@ -1,11 +1,12 @@
 import { and, eq, inArray } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/index.ts'
 import { participations, userParticipations } from '../../db/schema.ts'
+import { isClosed as isPhaseClosed } from '../../engine/game-phase.ts'
 import { fail } from '../../http/errors.ts'
 import type { SessionUser } from '../../http/types.ts'
 import { createMemo } from '../../infra/cache/memo.ts'
 import type { Clock } from '../../infra/clock/index.ts'
-import { type GameRow, requireGame } from './games.queries.ts'
+import { type GameRow, phaseOf, requireGame } from './games.queries.ts'
 
 export type ParticipationRow = typeof participations.$inferSelect
 
@@ -34,9 +35,23 @@ export async function findOwnParticipation(
   return row?.p
 }
 
-export const hasEnded = (game: GameRow, now: number) => now > game.endTimeUtc.getTime()
 /** Ended and not open for practice: playing routes answer 10002. */
-export const isClosed = (game: GameRow, now: number) => hasEnded(game, now) && !game.practiceMode
+export const isClosed = (game: GameRow, now: number) => isPhaseClosed(phaseOf(game, now), game.practiceMode)
+
+/** The gate's checks once the game and the caller's participation are read (steps 2 to 5). */
+function passGate(
+  game: GameRow,
+  participation: ParticipationRow | null | undefined,
+  opts: { allowEnded?: boolean },
+  now: number,
+): { game: GameRow; participation: ParticipationRow } {
+  if (!participation) throw fail('Game_NotParticipated')
+  if (participation.status !== 1) throw fail('Game_ParticipationNotAccepted')
+  const phase = phaseOf(game, now)
+  if (phase === 'upcoming') throw fail('Game_NotStarted')
+  if (!opts.allowEnded && isPhaseClosed(phase, game.practiceMode)) throw fail('Game_Ended')
+  return { game, participation }
+}
 
 /**
  * The participation gate (game-engine §2.2): the game exists, the caller's team joined and was
@@ -50,22 +65,7 @@ export async function requirePlaying(
   opts: { allowEnded?: boolean } = {},
 ): Promise<{ game: GameRow; participation: ParticipationRow }> {
   const game = await requireVisibleGame(db, gameId, actor)
-  const participation = await findOwnParticipation(db, gameId, actor.id)
-  return { game, participation: admitted(game, participation, now, opts) }
-}
-
-/** The gate's checks on a game and the caller's registration, shared by both lookups. */
-function admitted(
-  game: GameRow,
-  participation: ParticipationRow | null | undefined,
-  now: number,
-  opts: { allowEnded?: boolean },
-): ParticipationRow {
-  if (!participation) throw fail('Game_NotParticipated')
-  if (participation.status !== 1) throw fail('Game_ParticipationNotAccepted')
-  if (now < game.startTimeUtc.getTime()) throw fail('Game_NotStarted')
-  if (!opts.allowEnded && isClosed(game, now)) throw fail('Game_Ended')
-  return participation
+  return passGate(game, await findOwnParticipation(db, gameId, actor.id), opts, now)
 }
 
 /**
@@ -183,8 +183,7 @@ export function createPlayContext(deps: { db: DbOrTx; clock: Clock; cacheMs?: nu
     async requirePlaying(actor: SessionUser, gameId: number, opts: { allowEnded?: boolean } = {}) {
       const g = await game(gameId)
       if (g.hidden && actor.role < 3) throw fail('Game_NotFound')
-      const participation = await registration(gameId, actor.id)
-      return { game: g, participation: admitted(g, participation, deps.clock.now(), opts) }
+      return passGate(g, await registration(gameId, actor.id), opts, deps.clock.now())
     },
 
     forgetAll() {

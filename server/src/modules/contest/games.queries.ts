@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/index.ts'
 import { challenges, games } from '../../db/schema.ts'
+import { gamePhase } from '../../engine/game-phase.ts'
 import { fail } from '../../http/errors.ts'
 
 export type GameRow = typeof games.$inferSelect
@@ -23,9 +24,9 @@ export async function requireChallenge(
   return row
 }
 
-/** Running: started and not yet ended. */
-export const isActive = (game: GameRow, now: number) =>
-  game.startTimeUtc.getTime() <= now && now <= game.endTimeUtc.getTime()
+/** Where the game stands at `now` (game-engine §2.1). */
+export const phaseOf = (game: Pick<GameRow, 'startTimeUtc' | 'endTimeUtc'>, now: number) =>
+  gamePhase(game.startTimeUtc.getTime(), game.endTimeUtc.getTime(), now)
 
 export const posterUrl = (hash: string | null) => (hash ? `/assets/${hash}/poster` : null)
 

@@ -3,8 +3,7 @@ import { Type } from 'typebox'
 import type { Scoreboard } from '../../engine/scoreboard.ts'
 import { notModified } from '../../http/conditional.ts'
 import { fail } from '../../http/errors.ts'
-import { errors } from '../../http/schema.ts'
-import { GameIdParams } from '../edit/games.schemas.ts'
+import { errors, IdParams } from '../../http/schema.ts'
 
 const Standings = Type.Object(
   {
@@ -29,7 +28,7 @@ export const ctftimeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'The standings in the format CTFtime imports (per division with ?division=)',
         tags: ['Extensions'],
-        params: GameIdParams,
+        params: IdParams,
         querystring: Type.Object({ division: Type.Optional(Type.String({ minLength: 1, maxLength: 31 })) }),
         response: { 200: Standings, ...errors(404) },
       },

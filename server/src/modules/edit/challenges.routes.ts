@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { TaskStatus } from '../../http/enums.ts'
 import { sendScalar } from '../../http/reply.ts'
-import { Empty, errors } from '../../http/schema.ts'
+import { Empty, errors, IdParams } from '../../http/schema.ts'
 import {
   AttachmentCreateModel,
   ChallengeCreateModel,
@@ -13,7 +13,6 @@ import {
   FlagCreateModel,
   FlagParams,
 } from './challenges.schemas.ts'
-import { GameIdParams } from './games.schemas.ts'
 
 const admin = { auth: 'admin' } as const
 const tags = ['Edit']
@@ -29,7 +28,7 @@ export const editChallengeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'The challenges of a game',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         response: { 200: Type.Array(ChallengeInfoModel), ...errors(401, 403) },
       },
     },
@@ -43,7 +42,7 @@ export const editChallengeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Add a challenge (disabled, with defaults)',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         body: ChallengeCreateModel,
         response: { 200: ChallengeEditDetailModel, ...errors(401, 403, 404) },
       },
@@ -58,7 +57,7 @@ export const editChallengeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Recount the solves of every challenge',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         response: { 200: Empty, ...errors(401, 403, 404) },
       },
     },

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { ChallengeCategory, ChallengeType, FileType } from '../../http/enums.ts'
-import { Nullable, RequiredString } from '../../http/schema.ts'
+import { Id, Nullable, RequiredString } from '../../http/schema.ts'
 import { ContainerInfoModel } from '../containers/containers.schemas.ts'
 
 export const Attachment = Type.Object({
@@ -130,6 +130,5 @@ export const FlagCreateModel = Type.Object({
   remoteUrl: Type.Optional(Nullable(RemoteUrl)),
 })
 
-const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })
 export const ChallengeParams = Type.Object({ id: Id, cId: Id })
 export const FlagParams = Type.Object({ id: Id, cId: Id, fId: Id })

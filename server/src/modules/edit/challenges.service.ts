@@ -13,7 +13,7 @@ import type { ContainerInfo } from '../containers/containers.presenters.ts'
 import {
   type ChallengeRow,
   hasOpened,
-  isActive,
+  phaseOf,
   requireChallenge,
   requireGame,
 } from '../contest/games.queries.ts'
@@ -216,7 +216,7 @@ export function createEditChallengeService(deps: {
       )
 
       // Notices only for what players can see change during the game (decisions.md item 8).
-      if (isActive(game, now)) {
+      if (phaseOf(game, now) === 'running') {
         if (!shown(c, now) && shown(updated, now)) await notices.post(gameId, 'NewChallenge', [updated.title])
         else if (shown(updated, now) && input.hints != null && !sameHints(c.hints, input.hints)) {
           await notices.post(gameId, 'NewHint', [updated.title])

@@ -7,10 +7,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { AppError, fail } from '../../http/errors.ts'
-import { errors, Nullable } from '../../http/schema.ts'
+import { errors, IdParams, Nullable } from '../../http/schema.ts'
 import { readUpload } from '../../http/upload.ts'
 import { type ArchiveLimits, openZip } from '../assets/zip-reader.ts'
-import { GameIdParams } from './games.schemas.ts'
 
 /** A challenge folder as a ZIP: small enough to read in one request, checked before unpacking. */
 const LIMITS: ArchiveLimits = {
@@ -144,7 +143,7 @@ export const editFolderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Plan a folder of challenge.yml files (a ZIP in multipart field "file") against the game, and with apply=true sync it, as `pennant challenges plan|sync` does',
         tags: ['Edit'],
         consumes: ['multipart/form-data'],
-        params: GameIdParams,
+        params: IdParams,
         querystring: Type.Object({
           apply: Type.Optional(Type.Boolean()),
           prune: Type.Optional(Type.Boolean()),

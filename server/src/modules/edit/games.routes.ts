@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { sendScalar } from '../../http/reply.ts'
-import { ArrayResponse, Empty, errors, PageQuery } from '../../http/schema.ts'
+import { ArrayResponse, Empty, errors, IdParams, PageQuery } from '../../http/schema.ts'
 import { readUpload } from '../../http/upload.ts'
 import { MAX_IMAGE_BYTES } from '../assets/images.ts'
-import { GameEditModel, GameIdParams, GameInfoModel } from './games.schemas.ts'
+import { GameEditModel, GameInfoModel } from './games.schemas.ts'
 
 const admin = { auth: 'admin' } as const
 const tags = ['Edit']
@@ -48,7 +48,7 @@ export const editGameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'One game',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         response: { 200: GameInfoModel, ...errors(401, 403, 404) },
       },
     },
@@ -62,7 +62,7 @@ export const editGameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Change a game',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         body: GameEditModel,
         response: { 200: GameInfoModel, ...errors(401, 403, 404) },
       },
@@ -77,7 +77,7 @@ export const editGameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Delete a game and all it holds',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         response: { 200: Empty, ...errors(401, 403, 404) },
       },
     },
@@ -94,7 +94,7 @@ export const editGameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Upload the poster (multipart field "file")',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         consumes: ['multipart/form-data'],
         response: {
           200: Type.String({ description: '/assets/<hash>/poster.webp' }),
@@ -115,7 +115,7 @@ export const editGameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Delete every writeup of a game',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         response: { 200: Empty, ...errors(401, 403, 404) },
       },
     },
@@ -132,7 +132,7 @@ export const editGameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'The salt of [TEAM_HASH] flags, to compute team flags elsewhere',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         response: { 200: Type.String(), ...errors(401, 403, 404) },
       },
     },

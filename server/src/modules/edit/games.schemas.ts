@@ -72,5 +72,3 @@ export const GameEditModel = Type.Object({
     Nullable(Timestamp({ description: 'Automatic reveal (epoch ms), after freezeAt' })),
   ),
 })
-
-export const GameIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) })

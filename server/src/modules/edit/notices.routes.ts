@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { NoticeType } from '../../http/enums.ts'
-import { Empty, errors, RequiredString } from '../../http/schema.ts'
+import { Empty, errors, Id, IdParams, RequiredString } from '../../http/schema.ts'
 import { requireGame } from '../contest/games.queries.ts'
-import { GameIdParams } from './games.schemas.ts'
 
 const admin = { auth: 'admin' } as const
 const tags = ['Edit']
-const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })
 
 export const GameNotice = Type.Object({
   id: Type.Integer(),
@@ -30,7 +28,7 @@ export const editNoticeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'The organisers’ notices of a game',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         response: { 200: Type.Array(GameNotice), ...errors(401, 403, 404) },
       },
     },
@@ -44,7 +42,7 @@ export const editNoticeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Post a notice',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         body: GameNoticeModel,
         response: { 200: GameNotice, ...errors(401, 403, 404) },
       },

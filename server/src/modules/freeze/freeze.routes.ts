@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { frozenSince } from '../../engine/freeze.ts'
 import { fail } from '../../http/errors.ts'
-import { errors, Nullable } from '../../http/schema.ts'
+import { errors, IdParams, Nullable } from '../../http/schema.ts'
 import { requireVisibleGame } from '../contest/context.ts'
-import { GameIdParams, GameInfoModel } from '../edit/games.schemas.ts'
+import { GameInfoModel } from '../edit/games.schemas.ts'
 
 const tags = ['Extensions']
 
@@ -33,7 +33,7 @@ export const freezeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Whether the game’s public scoreboard is frozen, and since when',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         response: { 200: FreezeStatus, ...errors(404) },
       },
     },
@@ -61,7 +61,7 @@ export const freezeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Publish the true scoreboard of a frozen game now',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         response: { 200: GameInfoModel, ...errors(401, 403, 404) },
       },
     },

@@ -2,12 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { hashTag, notModified } from '../../http/conditional.ts'
 import { fail } from '../../http/errors.ts'
-import { ArrayResponse, Empty, errors } from '../../http/schema.ts'
+import { ArrayResponse, Empty, errors, IdParams, PageQuery } from '../../http/schema.ts'
 import { requireVisibleGame } from '../contest/context.ts'
+import { phaseOf } from '../contest/games.queries.ts'
 import { GameNotice } from '../edit/notices.routes.ts'
 import { BasicGameInfoModel, DetailedGameInfoModel, GameJoinModel } from './games.schemas.ts'
 
-const GameId = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) })
 const tags = ['Game']
 
 /** Game — browsing, joining, leaving, notices (api-contract §2.6). */
@@ -21,10 +21,7 @@ export const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Public games, latest start first',
         tags,
-        querystring: Type.Object({
-          count: Type.Integer({ minimum: 0, maximum: 50, default: 10 }),
-          skip: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0 }),
-        }),
+        querystring: PageQuery(50, 10),
         response: { 200: ArrayResponse(BasicGameInfoModel), ...errors(429) },
       },
     },
@@ -57,7 +54,7 @@ export const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'A game with the caller’s registration',
         tags,
-        params: GameId,
+        params: IdParams,
         response: { 200: DetailedGameInfoModel, ...errors(404) },
       },
     },
@@ -71,7 +68,7 @@ export const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Join a game for one of your teams',
         tags,
-        params: GameId,
+        params: IdParams,
         body: GameJoinModel,
         response: { 200: Empty, ...errors(401, 403, 404) },
       },
@@ -89,7 +86,7 @@ export const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Leave a game before being accepted',
         tags,
-        params: GameId,
+        params: IdParams,
         response: { 200: Empty, ...errors(401, 403, 404) },
       },
     },
@@ -105,7 +102,7 @@ export const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Notices of a game: organisers’ first, then the platform’s',
         tags,
-        params: GameId,
+        params: IdParams,
         querystring: Type.Object({
           count: Type.Integer({ minimum: 0, maximum: 100, default: 100 }),
           skip: Type.Integer({ minimum: 0, maximum: 300, default: 0 }),
@@ -115,7 +112,7 @@ export const gameRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const game = await requireVisibleGame(app.deps.db, request.params.id, request.user)
-      if (app.deps.clock.now() < game.startTimeUtc.getTime()) throw fail('Game_NotStarted')
+      if (phaseOf(game, app.deps.clock.now()) === 'upcoming') throw fail('Game_NotStarted')
       const { count, skip } = request.query
       // A frozen game hides the bloods since the freeze from players (admins and monitors see all).
       const { frozenSince, frozen } = await app.deps.services.scoreboard.view(game.id, request.user)

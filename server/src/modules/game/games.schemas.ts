@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Nullable } from '../../http/schema.ts'
+import { Id, Nullable } from '../../http/schema.ts'
 import { ParticipationStatus } from './participations.schemas.ts'
 
 export const BasicGameInfoModel = Type.Object({
@@ -37,7 +37,7 @@ export const DetailedGameInfoModel = Type.Object({
 })
 
 export const GameJoinModel = Type.Object({
-  teamId: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }),
+  teamId: Id,
   division: Type.Optional(Nullable(Type.String({ maxLength: 31 }))),
   inviteCode: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
 })

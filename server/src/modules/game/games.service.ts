@@ -1,6 +1,7 @@
 import { and, count, desc, eq, ne } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { games, participations, teamMembers, teams, userParticipations } from '../../db/schema.ts'
+import { gamePhase } from '../../engine/game-phase.ts'
 import { signTeamToken } from '../../engine/keys.ts'
 import { ParticipationStatusValues } from '../../engine/participation.ts'
 import { nameOf } from '../../http/enums.ts'
@@ -25,8 +26,9 @@ export const presentBasicGame = (g: GameRow) => ({
 function distance(g: GameRow, now: number) {
   const start = g.startTimeUtc.getTime()
   const end = g.endTimeUtc.getTime()
-  if (now > end) return now - end
-  if (now < start) return start - now
+  const phase = gamePhase(start, end, now)
+  if (phase === 'ended') return now - end
+  if (phase === 'upcoming') return start - now
   return Math.min(now - start, end - now)
 }
 

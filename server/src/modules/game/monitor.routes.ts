@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
-import { Enum, errors, Nullable } from '../../http/schema.ts'
+import { Enum, errors, IdParams, Nullable, PageQuery } from '../../http/schema.ts'
 import { ParticipationStatus } from './participations.schemas.ts'
 import { AnswerResult } from './play.schemas.ts'
 
-const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) })
 const monitor = { auth: 'monitor' } as const
 const tags = ['Game']
 
@@ -54,11 +53,10 @@ export const monitorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'The game’s event log, newest first',
         tags,
-        params: Id,
+        params: IdParams,
         querystring: Type.Object({
           hideContainer: Type.Boolean({ default: false }),
-          count: Type.Integer({ minimum: 0, maximum: 100, default: 100 }),
-          skip: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0 }),
+          ...PageQuery(100, 100).properties,
         }),
         response: { 200: Type.Array(GameEvent), ...errors(401, 403, 404) },
       },
@@ -73,11 +71,10 @@ export const monitorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Every submission, newest first (count 0: all)',
         tags,
-        params: Id,
+        params: IdParams,
         querystring: Type.Object({
           type: Type.Optional(AnswerResult),
-          count: Type.Integer({ minimum: 0, maximum: 100, default: 100 }),
-          skip: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0 }),
+          ...PageQuery(100, 100).properties,
         }),
         response: { 200: Type.Array(Submission), ...errors(401, 403, 404) },
       },
@@ -92,7 +89,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Flags submitted by a team other than their owner',
         tags,
-        params: Id,
+        params: IdParams,
         response: { 200: Type.Array(CheatInfoModel), ...errors(401, 403, 404) },
       },
     },
@@ -107,7 +104,10 @@ export const monitorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const [url, summary, method] of sheets) {
     app.get(
       url,
-      { config: monitor, schema: { summary, tags, params: Id, response: { ...errors(401, 403, 404) } } },
+      {
+        config: monitor,
+        schema: { summary, tags, params: IdParams, response: { ...errors(401, 403, 404) } },
+      },
       async (request, reply) => {
         const { fileName, bytes } = await service[method](request.user!, request.params.id)
         reply.header('Content-Type', XLSX)

@@ -19,6 +19,7 @@ import type { SessionUser } from '../../http/types.ts'
 import type { Clock } from '../../infra/clock/index.ts'
 import { workbook } from '../assets/xlsx.ts'
 import { requireVisibleGame } from '../contest/context.ts'
+import { phaseOf } from '../contest/games.queries.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
 import type { ScoreboardService } from './scoreboard.service.ts'
 import { stamp } from './writeups.service.ts'
@@ -33,7 +34,7 @@ export function createMonitorService(deps: { db: Db; scoreboard: ScoreboardServi
   /** A started game the caller may see: hidden games are 404 to monitors too (decisions.md item 9). */
   async function requireStarted(actor: SessionUser, gameId: number) {
     const game = await requireVisibleGame(db, gameId, actor)
-    if (deps.clock.now() < game.startTimeUtc.getTime()) throw fail('Game_NotStarted')
+    if (phaseOf(game, deps.clock.now()) === 'upcoming') throw fail('Game_NotStarted')
     return game
   }
 

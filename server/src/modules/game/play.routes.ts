@@ -6,7 +6,7 @@ import { MIN_COMPRESS_BYTES, negotiate, varyOnEncoding } from '../../http/compre
 import { notModified } from '../../http/conditional.ts'
 import { fail } from '../../http/errors.ts'
 import { sendScalar } from '../../http/reply.ts'
-import { errors } from '../../http/schema.ts'
+import { errors, Id, IdParams } from '../../http/schema.ts'
 import {
   AnswerResult,
   ChallengeDetailModel,
@@ -16,7 +16,6 @@ import {
 } from './play.schemas.ts'
 import type { BoardView } from './scoreboard.service.ts'
 
-const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })
 const tags = ['Game']
 
 /** Game — the team's view, challenges, flags and the scoreboard (api-contract §2.6). */
@@ -29,7 +28,7 @@ export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'The scoreboard',
         tags,
-        params: Type.Object({ id: Id }),
+        params: IdParams,
         response: { 200: ScoreboardModel, ...errors(404) },
       },
     },
@@ -62,7 +61,7 @@ export const playRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'The team’s challenges, solves and rank',
         tags,
-        params: Type.Object({ id: Id }),
+        params: IdParams,
         response: { 200: GameDetailModel, ...errors(401, 403, 404) },
       },
     },

@@ -11,7 +11,7 @@ import { ChallengeCategoryValues, nameOf } from '../../http/enums.ts'
 import type { SessionUser } from '../../http/types.ts'
 import type { Bus } from '../../infra/bus/index.ts'
 import type { Clock, ClockTimer } from '../../infra/clock/index.ts'
-import { requireGame } from '../contest/games.queries.ts'
+import { phaseOf, requireGame } from '../contest/games.queries.ts'
 import { avatarUrl } from '../posts/posts.service.ts'
 import type { BoardShare } from './board-share.ts'
 
@@ -193,7 +193,7 @@ export function createScoreboardService(deps: {
       revealAt: game.revealAt?.getTime() ?? null,
     }
     // Before the start the board is empty (decisions.md item 9).
-    if (now < game.startTimeUtc.getTime()) {
+    if (phaseOf(game, now) === 'upcoming') {
       return { ...base, reloadAt: game.startTimeUtc.getTime(), teams: [], challenges: [], solves: [] }
     }
     const [teamRows, enabledRows, solveRows] = await Promise.all([

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
-import { Empty, errors, Nullable } from '../../http/schema.ts'
+import { Empty, errors, IdParams, Nullable } from '../../http/schema.ts'
 import { readUpload } from '../../http/upload.ts'
 import { MAX_WRITEUP_BYTES } from './writeups.service.ts'
-
-const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) })
 
 const BasicWriteupInfoModel = Type.Object({
   submitted: Type.Boolean(),
@@ -40,7 +38,7 @@ export const writeupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'The team’s writeup and the instructions',
         tags: ['Game'],
-        params: Id,
+        params: IdParams,
         response: { 200: BasicWriteupInfoModel, ...errors(401, 403, 404) },
       },
     },
@@ -54,7 +52,7 @@ export const writeupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Hand in the writeup (multipart field "file", a PDF up to 20 MiB)',
         tags: ['Game'],
-        params: Id,
+        params: IdParams,
         consumes: ['multipart/form-data'],
         response: { 200: Empty, ...errors(401, 403, 404) },
       },
@@ -73,7 +71,7 @@ export const writeupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Every writeup of a game',
         tags: ['Admin'],
-        params: Id,
+        params: IdParams,
         response: { 200: Type.Array(WriteupInfoModel), ...errors(401, 403, 404) },
       },
     },
@@ -93,7 +91,7 @@ export const writeupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Every writeup of a game as a .tar.gz',
         tags: ['Admin'],
-        params: Id,
+        params: IdParams,
         response: { ...errors(401, 403, 404) },
       },
     },

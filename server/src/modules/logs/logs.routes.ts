@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { errors, Nullable, Timestamp } from '../../http/schema.ts'
+import { errors, Nullable, PageQuery, Timestamp } from '../../http/schema.ts'
 
 const LogMessageModel = Type.Object({
   time: Timestamp(),
@@ -18,8 +18,7 @@ const LogQuery = Type.Object({
     ['All', 'Information', 'Warning', 'Error', 'Fatal'].map((l) => Type.Literal(l)),
     { default: 'All' },
   ),
-  count: Type.Integer({ minimum: 0, maximum: 1000, default: 50 }),
-  skip: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0 }),
+  ...PageQuery(1000, 50).properties,
 })
 
 /** Admin — the platform log (api-contract §2.2, `GET /api/admin/logs`). */

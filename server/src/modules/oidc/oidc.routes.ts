@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { cookieOptions, setSessionCookie } from '../../http/auth.ts'
 import { fail } from '../../http/errors.ts'
-import { Empty, errors } from '../../http/schema.ts'
+import { Empty, errors, IdParams } from '../../http/schema.ts'
 import {
   IdentityProviderCreateModel,
   IdentityProviderModel,
@@ -16,7 +16,6 @@ import { FLOW_COOKIE, FLOW_TTL_MS, type OidcErrorReason, safeFrom } from './oidc
 
 const tags = ['Extensions']
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 64 }) })
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) })
 /** Only this prefix sees the flow cookie: it is no business of any other route. */
 const FLOW_PATH = '/api/ext/oidc'
 

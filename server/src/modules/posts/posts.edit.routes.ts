@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { sendScalar } from '../../http/reply.ts'
-import { Empty, errors } from '../../http/schema.ts'
+import { Empty, errors, PostIdParams } from '../../http/schema.ts'
 import { PostDetailModel, PostEditModel } from './posts.schemas.ts'
 
 const admin = { auth: 'admin' } as const
 const tags = ['Edit']
-const PostId = Type.Object({ id: Type.String({ pattern: '^[0-9a-fA-F]{8}$' }) })
 
 /** Edit — posts (api-contract §2.5 "Posts"). */
 export const editPostRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -33,7 +32,7 @@ export const editPostRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Change a post',
         tags,
-        params: PostId,
+        params: PostIdParams,
         body: PostEditModel,
         response: { 200: PostDetailModel, ...errors(401, 403, 404) },
       },
@@ -48,7 +47,7 @@ export const editPostRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Delete a post',
         tags,
-        params: PostId,
+        params: PostIdParams,
         response: { 200: Empty, ...errors(401, 403, 404) },
       },
     },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { hashTag, notModified } from '../../http/conditional.ts'
-import { errors } from '../../http/schema.ts'
+import { errors, PostIdParams } from '../../http/schema.ts'
 import { PostDetailModel, PostInfoModel } from './posts.schemas.ts'
 
 const newest = (items: { time: number }[]) => new Date(items.reduce((m, p) => Math.max(m, p.time), 0))
@@ -49,7 +49,7 @@ export const postsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'One post with its content',
         tags: ['Info'],
-        params: Type.Object({ id: Type.String({ pattern: '^[0-9a-fA-F]{8}$' }) }),
+        params: PostIdParams,
         response: { 200: PostDetailModel, ...errors(404) },
       },
     },

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Nullable, RequiredString } from '../../http/schema.ts'
+import { Id, Nullable, RequiredString } from '../../http/schema.ts'
 
 export const TeamUserInfoModel = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -31,6 +31,5 @@ export const SignatureVerifyModel = Type.Object({
   publicKey: RequiredString({ maxLength: 256 }),
 })
 
-const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })
 export const TeamParams = Type.Object({ id: Id })
 export const KickParams = Type.Object({ id: Id, userId: Type.String({ format: 'uuid' }) })

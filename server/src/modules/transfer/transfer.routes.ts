@@ -8,9 +8,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { AppError, fail } from '../../http/errors.ts'
-import { errors } from '../../http/schema.ts'
+import { errors, IdParams } from '../../http/schema.ts'
 import { streamUploads } from '../../http/upload.ts'
-import { GameIdParams } from '../edit/games.schemas.ts'
 
 const admin = { auth: 'admin' } as const
 const tags = ['Extensions']
@@ -112,7 +111,7 @@ export const transferRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Export a game as one archive (ZIP: manifest.json and blobs/<sha256>)',
         tags,
-        params: GameIdParams,
+        params: IdParams,
         querystring: FullQuery,
         produces: ['application/zip'],
         response: { 200: Type.Unsafe({ type: 'string', format: 'binary' }), ...errors(401, 403, 404) },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { fail } from '../../http/errors.ts'
-import { ArrayResponse, Empty, errors, PageQuery } from '../../http/schema.ts'
+import { ArrayResponse, Empty, errors, IdParams, PageQuery } from '../../http/schema.ts'
 import {
   WebhookDelivery,
   WebhookInfo,
@@ -12,7 +12,6 @@ import {
 
 const admin = { auth: 'admin' } as const
 const tags = ['Webhooks']
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) })
 const DeliveryParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) })
 
 /**

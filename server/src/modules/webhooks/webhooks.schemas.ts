@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, RequiredString } from '../../http/schema.ts'
+import { Id, Nullable, RequiredString } from '../../http/schema.ts'
 import { WEBHOOK_EVENTS, WEBHOOK_FORMATS } from './webhook-formats.ts'
 
 /** A string that is one of `values` (an OpenAPI string enum). */
@@ -22,7 +22,7 @@ export const WebhookModel = Type.Object(
     /** The events to deliver; at least one, each once. */
     events: Type.Array(WebhookEventName, { minItems: 1, maxItems: WEBHOOK_EVENTS.length, uniqueItems: true }),
     /** Only this game's events; null: every game's. */
-    gameId: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }))),
+    gameId: Type.Optional(Nullable(Id)),
     enabled: Type.Optional(Type.Boolean({ default: true })),
   },
   { additionalProperties: false },

@@ -50,6 +50,13 @@ describe(checkNewPassword, () => {
     expect(checkNewPassword('abcdef1')).toBe('password_weak')
     expect(checkNewPassword('Abcdef1')).toBeNull()
   })
+
+  it('counts the length in UTF-16 code units, as the server does', () => {
+    expect(checkNewPassword('Ab1c😀')).toBeNull()
+    expect(checkNewPassword('Ab1😀')).toBe('password_short')
+    expect(checkNewPassword('Ab1cd')).toBe('password_short')
+    expect(checkNewPassword('Ab1cde')).toBeNull()
+  })
 })
 
 describe(checkRetype, () => {

@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH, meetsPolicy } from './password-strength'
+import { isStrongPassword, PASSWORD_MIN_LENGTH } from '@engine/password.ts'
 
 /**
  * Client-side checks of the account forms, as i18n keys under `account.error` (or null when
@@ -29,7 +29,8 @@ export function checkEmail(value: string): FieldProblem | null {
 }
 
 export function checkUserName(value: string): FieldProblem | null {
-  const length = [...value.trim()].length
+  // UTF-16 code units, as the server counts (docs/differences.md).
+  const length = value.trim().length
   if (!length) return 'required'
   return length < USER_NAME_MIN || length > USER_NAME_MAX ? 'user_name_length' : null
 }
@@ -37,14 +38,14 @@ export function checkUserName(value: string): FieldProblem | null {
 /** The login form: any non-empty name, a password of at least 6 characters. */
 export function checkLoginPassword(value: string): FieldProblem | null {
   if (!value) return 'required'
-  return value.length < MIN_PASSWORD_LENGTH ? 'password_short' : null
+  return value.length < PASSWORD_MIN_LENGTH ? 'password_short' : null
 }
 
 /** A new password must pass the server's policy. */
 export function checkNewPassword(value: string): FieldProblem | null {
   if (!value) return 'required'
-  if (value.length < MIN_PASSWORD_LENGTH) return 'password_short'
-  return meetsPolicy(value) ? null : 'password_weak'
+  if (value.length < PASSWORD_MIN_LENGTH) return 'password_short'
+  return isStrongPassword(value) ? null : 'password_weak'
 }
 
 export function checkRetype(password: string, retype: string): FieldProblem | null {
@@ -52,7 +53,7 @@ export function checkRetype(password: string, retype: string): FieldProblem | nu
 }
 
 export function checkBio(value: string): FieldProblem | null {
-  return [...value].length > BIO_MAX ? 'bio_long' : null
+  return value.length > BIO_MAX ? 'bio_long' : null
 }
 
 /** Optional: empty is fine. */

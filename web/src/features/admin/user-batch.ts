@@ -1,3 +1,4 @@
+import { isStrongPassword, PASSWORD_MAX_LENGTH } from '@engine/password.ts'
 /**
  * Batch user creation, before anything is sent: spreadsheet-like text (pasted or from a .csv
  * file) → rows → the problems the server would refuse each row for. Pure, so it is tested on
@@ -22,8 +23,7 @@ export const BATCH_LIMITS = {
   userNameMin: 3,
   userNameMax: 15,
   emailMax: 256,
-  passwordMin: 6,
-  passwordMax: 128,
+  passwordMax: PASSWORD_MAX_LENGTH,
   realNameMax: 128,
   stdNumberMax: 64,
   phoneMax: 32,
@@ -190,9 +190,6 @@ export function isHeaderRow(cells: string[]): boolean {
   return cells.filter((c) => headerField(c) !== null).length >= 2
 }
 
-/** Length in characters (code points), as the server counts. */
-export const length = (value: string) => [...value].length
-
 // The shape the server's `email` format accepts (dotted local part, dotted domain of letters,
 // digits and inner hyphens).
 const EMAIL =
@@ -203,37 +200,30 @@ const PHONE = /^\+?[0-9][0-9 ().-]{2,30}$/
 export const isEmail = (value: string) => EMAIL.test(value)
 export const isPhone = (value: string) => PHONE.test(value)
 
-/** The platform's password policy: 6+ characters with a digit, a lower- and an upper-case letter. */
-export const isStrongPassword = (value: string) =>
-  length(value) >= BATCH_LIMITS.passwordMin &&
-  /\d/.test(value) &&
-  /\p{Ll}/u.test(value) &&
-  /\p{Lu}/u.test(value)
-
 /** The problems of one row's own values (duplicates across rows are found by {@link previewBatch}). */
 export function rowProblems(row: BatchRow): RowProblem[] {
   const problems: RowProblem[] = []
   const max = (field: BatchField, limit: number) => {
-    if (length(row[field]) > limit) problems.push({ field, code: 'too_long', params: { max: limit } })
+    if (row[field].length > limit) problems.push({ field, code: 'too_long', params: { max: limit } })
   }
 
   if (!row.userName) problems.push({ field: 'userName', code: 'required' })
-  else if (length(row.userName) < BATCH_LIMITS.userNameMin)
+  else if (row.userName.length < BATCH_LIMITS.userNameMin)
     problems.push({ field: 'userName', code: 'too_short', params: { min: BATCH_LIMITS.userNameMin } })
   else max('userName', BATCH_LIMITS.userNameMax)
 
   if (!row.email) problems.push({ field: 'email', code: 'required' })
-  else if (length(row.email) > BATCH_LIMITS.emailMax) max('email', BATCH_LIMITS.emailMax)
+  else if (row.email.length > BATCH_LIMITS.emailMax) max('email', BATCH_LIMITS.emailMax)
   else if (!isEmail(row.email)) problems.push({ field: 'email', code: 'email_invalid' })
 
   if (!row.password) problems.push({ field: 'password', code: 'required' })
-  else if (length(row.password) > BATCH_LIMITS.passwordMax) max('password', BATCH_LIMITS.passwordMax)
+  else if (row.password.length > BATCH_LIMITS.passwordMax) max('password', BATCH_LIMITS.passwordMax)
   else if (!isStrongPassword(row.password)) problems.push({ field: 'password', code: 'password_weak' })
 
   max('realName', BATCH_LIMITS.realNameMax)
   max('stdNumber', BATCH_LIMITS.stdNumberMax)
   if (row.phone) {
-    if (length(row.phone) > BATCH_LIMITS.phoneMax) max('phone', BATCH_LIMITS.phoneMax)
+    if (row.phone.length > BATCH_LIMITS.phoneMax) max('phone', BATCH_LIMITS.phoneMax)
     else if (!isPhone(row.phone)) problems.push({ field: 'phone', code: 'phone_invalid' })
   }
   max('teamName', BATCH_LIMITS.teamNameMax)

@@ -3,7 +3,7 @@
  * server would refuse, and the request body. Pure, tested on its own.
  */
 import type { Body, Ok, Role } from '@/api/types'
-import { BATCH_LIMITS, isEmail, isPhone, length } from './user-batch'
+import { BATCH_LIMITS, isEmail, isPhone } from './user-batch'
 
 export type AdminUser = Ok<'/api/admin/users'>['data'][number]
 export type AdminTeam = Ok<'/api/admin/teams'>['data'][number]
@@ -42,13 +42,13 @@ export const userFormOf = (user: AdminUser): UserForm => ({
 })
 
 const tooLong = (value: string, max: number): FieldError | undefined =>
-  length(value) > max ? { code: 'too_long', params: { max } } : undefined
+  value.length > max ? { code: 'too_long', params: { max } } : undefined
 
 export function userFormErrors(form: UserForm): Partial<Record<keyof UserForm, FieldError>> {
   const errors: Partial<Record<keyof UserForm, FieldError>> = {}
   const name = form.userName.trim()
   if (!name) errors.userName = { code: 'required' }
-  else if (length(name) < BATCH_LIMITS.userNameMin)
+  else if (name.length < BATCH_LIMITS.userNameMin)
     errors.userName = { code: 'too_short', params: { min: BATCH_LIMITS.userNameMin } }
   else errors.userName = tooLong(name, BATCH_LIMITS.userNameMax)
 
@@ -97,9 +97,9 @@ export function teamFormErrors(form: TeamForm): Partial<Record<keyof TeamForm, F
   const errors: Partial<Record<keyof TeamForm, FieldError>> = {}
   const name = form.name.trim()
   if (!name) errors.name = { code: 'required' }
-  else if (length(name) > BATCH_LIMITS.teamNameMax)
+  else if (name.length > BATCH_LIMITS.teamNameMax)
     errors.name = { code: 'too_long', params: { max: BATCH_LIMITS.teamNameMax } }
-  if (length(form.bio) > TEAM_BIO_MAX) errors.bio = { code: 'too_long', params: { max: TEAM_BIO_MAX } }
+  if (form.bio.length > TEAM_BIO_MAX) errors.bio = { code: 'too_long', params: { max: TEAM_BIO_MAX } }
   return errors
 }
 

@@ -1,9 +1,9 @@
+import { gamePhase } from '@engine/game-phase.ts'
 import { Center, Loader } from '@mantine/core'
 import { IconDeviceTv, IconDroplet } from '@tabler/icons-react'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useFeature } from '@/features/extensions/api'
 import { type GameInfo, type ScoreboardItem, useGame, useScoreboard } from '@/features/game/api'
-import { gamePhase } from '@/features/game/game-phase'
 import { LINE_COLORS } from '@/features/game/scoreboard/chart-plot'
 import { useNow } from '@/features/game/use-now'
 import { usePageTitle } from '@/features/info/use-page-title'
@@ -87,7 +87,7 @@ function Board({ game }: { game: GameInfo }) {
   usePageTitle(`${t('bigscreen.title')} · ${game.title}`)
   const now = useNow(1000)
   const phase = gamePhase(game.start, game.end, now)
-  const running = phase === 'ongoing'
+  const running = phase === 'running'
   const lastTag = useRef('')
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   useEffect(() => () => clearTimeout(pending.current), [])
@@ -145,7 +145,7 @@ function Board({ game }: { game: GameInfo }) {
   const status =
     phase === 'upcoming'
       ? t('bigscreen.starts_in', { time: formatDuration(game.start - now) })
-      : phase === 'ongoing'
+      : phase === 'running'
         ? t('bigscreen.ends_in', { time: formatDuration(game.end - now) })
         : t('bigscreen.ended')
 

@@ -1,7 +1,6 @@
-import { useState } from 'react'
 import { confirm } from '@/components/confirm'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { useChallengeActions } from './api'
 
 /**
@@ -16,7 +15,7 @@ export function useEnableChallenge(
 ) {
   const { t } = useTranslation()
   const { update } = useChallengeActions(gameId)
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
 
   const toggle = async (isEnabled: boolean) => {
     if (isEnabled && running) {
@@ -27,19 +26,11 @@ export function useEnableChallenge(
       })
       if (!ok) return
     }
-    setBusy(true)
-    try {
-      await update(challenge.id, { isEnabled })
-      notify.success(
-        isEnabled
-          ? t('admin.challenges.enabled', { title: challenge.title })
-          : t('admin.challenges.disabled', { title: challenge.title }),
-      )
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    await run(() => update(challenge.id, { isEnabled }), {
+      success: isEnabled
+        ? t('admin.challenges.enabled', { title: challenge.title })
+        : t('admin.challenges.disabled', { title: challenge.title }),
+    })
   }
   return { toggle, busy }
 }

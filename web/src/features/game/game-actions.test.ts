@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { type ActionInput, areaDenial, gameActions, visibleTabs } from './game-actions'
 
 const base: ActionInput = {
-  phase: 'ongoing',
+  phase: 'running',
   practiceMode: false,
   status: 'Unsubmitted',
   signedIn: true,
@@ -68,7 +68,7 @@ describe(gameActions, () => {
 })
 
 describe(areaDenial, () => {
-  const area = { phase: 'ongoing', practiceMode: false, status: 'Accepted', monitor: false } as const
+  const area = { phase: 'running', practiceMode: false, status: 'Accepted', monitor: false } as const
 
   it('sends everyone back before the start', () => {
     expect(areaDenial('scoreboard', { ...area, phase: 'upcoming' })).toBe('not_started')
@@ -96,7 +96,7 @@ describe(areaDenial, () => {
 
 describe(visibleTabs, () => {
   it('shows challenges to accepted teams, the scoreboard to all and monitoring to Monitor+', () => {
-    const input = { phase: 'ongoing', practiceMode: false, status: 'Accepted', monitor: false } as const
+    const input = { phase: 'running', practiceMode: false, status: 'Accepted', monitor: false } as const
     expect(visibleTabs(input)).toEqual(['challenges', 'scoreboard'])
     expect(visibleTabs({ ...input, status: 'Pending', monitor: true })).toEqual(['scoreboard', 'monitor'])
     expect(visibleTabs({ ...input, phase: 'ended' })).toEqual(['scoreboard'])

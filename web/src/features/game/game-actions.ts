@@ -1,5 +1,5 @@
+import { type GamePhase, isClosed } from '@engine/game-phase.ts'
 import type { ParticipationStatus } from '@/api/types'
-import type { GamePhase } from './game-phase'
 
 /** What the caller knows about themselves and the game, as the game home needs it. */
 export interface ActionInput {
@@ -26,9 +26,6 @@ export interface GameActions {
   scoreboard: boolean
   alert: GameAlert
 }
-
-/** Whether the game still takes players: a closed game (ended, no practice) does not. */
-export const isClosed = (phase: GamePhase, practiceMode: boolean) => phase === 'ended' && !practiceMode
 
 /**
  * The game home's buttons and alert for a participation status (web-client §2.2). Rejected teams

@@ -48,7 +48,7 @@ export function isDirty(draft: PostDraft, saved: PostDraft): boolean {
 export function titleProblem(title: string): 'title_required' | 'title_long' | null {
   const trimmed = title.trim()
   if (!trimmed) return 'title_required'
-  return [...trimmed].length > TITLE_MAX ? 'title_long' : null
+  return trimmed.length > TITLE_MAX ? 'title_long' : null
 }
 
 /** The request body: trimmed title, tags without blanks or repeats. */

@@ -105,7 +105,7 @@ export function ProfileForm({ user, emailSlot }: { user: Profile; emailSlot: Rea
         </div>
         <Input.Wrapper
           label={t('account.field.bio')}
-          description={t('account.profile.bio_count', { count: [...values.bio].length, max: BIO_MAX })}
+          description={t('account.profile.bio_count', { count: values.bio.length, max: BIO_MAX })}
           error={problem('bio')}
           id={bioId}
         >

@@ -16,9 +16,9 @@ import { CopyButton } from '@/components/copy-button'
 import { DataState } from '@/components/data-state'
 import { CATEGORY_COLOR } from '@/features/edit/categories'
 import { useNow } from '@/features/game/use-now'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
 import { formatDateTime, formatDuration } from '@/utils/format-date'
-import { notify } from '@/utils/notify'
 import { type ContainerInstance, useDestroyInstance, useInstances } from '../api'
 import { filterInstances, type InstanceFilter, instanceGames, NO_FILTER, shortId } from '../instance-filter'
 import { InstanceLogs } from './instance-logs'
@@ -29,7 +29,7 @@ const nowrap = { whiteSpace: 'nowrap' } as const
 function InstanceRow({ instance, now }: { instance: ContainerInstance; now: number }) {
   const { t } = useTranslation()
   const destroyInstance = useDestroyInstance()
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const [showLogs, setShowLogs] = useState(false)
   const entry = `${instance.ip}:${instance.port}`
   const left = instance.expectStopAt - now
@@ -44,15 +44,9 @@ function InstanceRow({ instance, now }: { instance: ContainerInstance; now: numb
       danger: true,
     })
     if (!ok) return
-    setBusy(true)
-    try {
-      await destroyInstance(instance.containerGuid)
-      notify.success(t('admin.instances.destroyed', { team, challenge }))
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    await run(() => destroyInstance(instance.containerGuid), {
+      success: t('admin.instances.destroyed', { team, challenge }),
+    })
   }
 
   return (

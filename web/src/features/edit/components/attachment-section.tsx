@@ -4,8 +4,8 @@ import { type FormEvent, useState } from 'react'
 import type { FileType } from '@/api/types'
 import { confirm } from '@/components/confirm'
 import { Section } from '@/components/section'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { type EditChallenge, useChallengeActions } from '../api'
 import { AssetUploadButton } from './asset-upload-button'
 import { AttachmentLink } from './attachment-link'
@@ -29,19 +29,16 @@ export function AttachmentSection({
   const current = challenge.attachment?.type ?? 'None'
   const [kind, setKind] = useState<FileType>(current)
   const [url, setUrl] = useState(current === 'Remote' ? (challenge.attachment?.url ?? '') : '')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
 
   const apply = async (body: Parameters<typeof setAttachment>[1], message: string) => {
-    setBusy(true)
-    try {
-      await setAttachment(challenge.id, body)
-      onChanged()
-      notify.success(message)
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    await run(
+      async () => {
+        await setAttachment(challenge.id, body)
+        onChanged()
+      },
+      { success: message },
+    )
   }
 
   const saveRemote = (e: FormEvent) => {

@@ -24,6 +24,7 @@ import { Section } from '@/components/section'
 import classes from '@/components/sticky-bar.module.css'
 import { useFeature } from '@/features/extensions/api'
 import { paths } from '@/features/paths'
+import { useSubmit } from '@/hooks/use-submit'
 import { useUnsavedGuard } from '@/hooks/use-unsaved-guard'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
@@ -115,8 +116,8 @@ export function ChallengeEditor({ gameId, challenge }: { gameId: number; challen
   const { mutate: refresh } = useEditChallenge(gameId, challenge.id)
   const [form, setForm] = useState<ChallengeForm>(() => toChallengeForm(challenge))
   const [errors, setErrors] = useState<ChallengeFormErrors>({})
-  const [busy, setBusy] = useState(false)
-  const [serverError, setServerError] = useState<string | null>(null)
+  // The server's refusal stays above the save button after its toast has gone.
+  const { busy, run, failure: serverError } = useSubmit()
   const dirty = JSON.stringify(form) !== JSON.stringify(toChallengeForm(challenge))
   const container = isContainerType(challenge.type)
   const scheduled = useFeature('scheduledRelease') === true
@@ -146,19 +147,14 @@ export function ChallengeEditor({ gameId, challenge }: { gameId: number; challen
       notify.error(t('admin.game.fix_errors'))
       return
     }
-    setBusy(true)
-    setServerError(null)
     const sent = form
-    try {
-      const updated = await update(challenge.id, challengeBody(sent, challenge.type, scheduled))
-      setForm((current) => afterSave(current, sent, toChallengeForm(updated)))
-      notify.success(t('admin.challenge.saved'))
-    } catch (error) {
-      setServerError((error as { title?: string }).title ?? t('common.error.unknown'))
-      notify.error(error)
-    } finally {
-      setBusy(false)
-    }
+    await run(
+      async () => {
+        const updated = await update(challenge.id, challengeBody(sent, challenge.type, scheduled))
+        setForm((current) => afterSave(current, sent, toChallengeForm(updated)))
+      },
+      { success: t('admin.challenge.saved') },
+    )
   }
 
   const del = async () => {

@@ -3,8 +3,8 @@ import { IconCheck, IconPlus } from '@tabler/icons-react'
 import { type FormEvent, useState } from 'react'
 import { MONO_INPUT } from '@/components/mono-input'
 import { Section } from '@/components/section'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { type EditChallenge, type LocalFile, useChallengeActions } from '../api'
 import { FLAG_MAX } from '../flag-rules'
 import { AssetUploadButton } from './asset-upload-button'
@@ -33,7 +33,7 @@ export function DynamicAttachmentFlags({
   const [kind, setKind] = useState<'Local' | 'Remote'>('Local')
   const [file, setFile] = useState<LocalFile | null>(null)
   const [url, setUrl] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const ready =
     !!flag.trim() &&
     flag.trim().length <= FLAG_MAX &&
@@ -42,23 +42,21 @@ export function DynamicAttachmentFlags({
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     if (!ready) return
-    setBusy(true)
-    try {
-      await addFlags(challenge.id, [
-        kind === 'Local'
-          ? { flag: flag.trim(), attachmentType: 'Local', fileHash: file!.hash }
-          : { flag: flag.trim(), attachmentType: 'Remote', remoteUrl: url.trim() },
-      ])
-      onChanged()
-      notify.success(t('admin.flags.added', { count: 1 }))
-      setFlag('')
-      setFile(null)
-      setUrl('')
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    const done = await run(
+      async () => {
+        await addFlags(challenge.id, [
+          kind === 'Local'
+            ? { flag: flag.trim(), attachmentType: 'Local', fileHash: file!.hash }
+            : { flag: flag.trim(), attachmentType: 'Remote', remoteUrl: url.trim() },
+        ])
+        onChanged()
+      },
+      { success: t('admin.flags.added', { count: 1 }) },
+    )
+    if (!done) return
+    setFlag('')
+    setFile(null)
+    setUrl('')
   }
 
   return (

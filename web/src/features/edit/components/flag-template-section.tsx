@@ -3,8 +3,8 @@ import { IconDeviceFloppy, IconEye, IconEyeOff, IconRefresh } from '@tabler/icon
 import { type FormEvent, useMemo, useState } from 'react'
 import { MONO_INPUT } from '@/components/mono-input'
 import { Section } from '@/components/section'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { type EditChallenge, useChallengeActions, useHashSalt } from '../api'
 import { SAMPLE_TEAM_HASH, TEMPLATE_MAX, templateAccepted, templateExamples } from '../flag-rules'
 import '@mantine/core/styles/List.css'
@@ -47,7 +47,7 @@ export function FlagTemplateSection({
   const { update } = useChallengeActions(gameId)
   const [template, setTemplate] = useState(challenge.flagTemplate ?? '')
   const [seed, setSeed] = useState(0)
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const accepted = templateAccepted(template)
   const tooLong = template.trim().length > TEMPLATE_MAX
   // New random examples when the template changes or when asked for, not on every render.
@@ -57,17 +57,14 @@ export function FlagTemplateSection({
   const save = async (e: FormEvent) => {
     e.preventDefault()
     if (!accepted || tooLong) return
-    setBusy(true)
-    try {
-      // An empty string clears the template (flags become flag{<random GUID>}).
-      await update(challenge.id, { flagTemplate: template.trim() })
-      onChanged()
-      notify.success(t('admin.flags.template_saved'))
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    await run(
+      async () => {
+        // An empty string clears the template (flags become flag{<random GUID>}).
+        await update(challenge.id, { flagTemplate: template.trim() })
+        onChanged()
+      },
+      { success: t('admin.flags.template_saved') },
+    )
   }
 
   return (

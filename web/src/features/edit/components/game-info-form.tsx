@@ -25,6 +25,7 @@ import { Section } from '@/components/section'
 import classes from '@/components/sticky-bar.module.css'
 import { FreezeFields } from '@/features/freeze/components/freeze-fields'
 import { paths } from '@/features/paths'
+import { useSubmit } from '@/hooks/use-submit'
 import { useUnsavedGuard } from '@/hooks/use-unsaved-guard'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
@@ -56,8 +57,8 @@ export function GameInfoForm({ game }: { game: EditGame }) {
   const clipboard = useClipboard()
   const [form, setForm] = useState<GameForm>(() => toForm(game))
   const [errors, setErrors] = useState<GameFormErrors>({})
-  const [busy, setBusy] = useState(false)
-  const [serverError, setServerError] = useState<string | null>(null)
+  // The server's refusal stays above the save button after its toast has gone.
+  const { busy, run, failure: serverError } = useSubmit()
   const dirty = JSON.stringify(form) !== JSON.stringify(toForm(game))
   // A tab or link away would drop the typed changes: ask first.
   useUnsavedGuard(dirty && !busy, {
@@ -82,19 +83,14 @@ export function GameInfoForm({ game }: { game: EditGame }) {
       notify.error(t('admin.game.fix_errors'))
       return
     }
-    setBusy(true)
-    setServerError(null)
     const sent = form
-    try {
-      const updated = await actions.update(game.id, fromForm(sent, game))
-      setForm((current) => afterSave(current, sent, toForm(updated)))
-      notify.success(t('admin.game.saved'))
-    } catch (error) {
-      setServerError((error as { title?: string }).title ?? t('common.error.unknown'))
-      notify.error(error)
-    } finally {
-      setBusy(false)
-    }
+    await run(
+      async () => {
+        const updated = await actions.update(game.id, fromForm(sent, game))
+        setForm((current) => afterSave(current, sent, toForm(updated)))
+      },
+      { success: t('admin.game.saved') },
+    )
   }
 
   const deleteGame = async () => {

@@ -1,3 +1,4 @@
+import { gamePhase } from '@engine/game-phase.ts'
 import {
   Badge,
   Button,
@@ -19,9 +20,9 @@ import { paths } from '@/features/paths'
 import { useTransferOn } from '@/features/transfer/api'
 import { ExportMenu } from '@/features/transfer/components/export-menu'
 import { ImportModal } from '@/features/transfer/components/import-modal'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
-import { notify } from '@/utils/notify'
 import { type EditGame, useEditGames, useGameActions } from '../api'
 import { NewGameModal } from './new-game-modal'
 import '@mantine/core/styles/Pagination.css'
@@ -33,24 +34,15 @@ const PAGE_SIZE = 30
 function GameRow({ game, transfer }: { game: EditGame; transfer: boolean }) {
   const { t } = useTranslation()
   const { setHidden } = useGameActions()
-  const [busy, setBusy] = useState(false)
-  const now = Date.now()
-  const phase = now < game.start ? 'upcoming' : now > game.end ? 'ended' : 'running'
+  const { busy, run } = useSubmit()
+  const phase = gamePhase(game.start, game.end, Date.now())
 
   const toggleHidden = async (hidden: boolean) => {
-    setBusy(true)
-    try {
-      await setHidden(game.id, hidden)
-      notify.success(
-        hidden
-          ? t('admin.games.now_hidden', { title: game.title })
-          : t('admin.games.now_visible', { title: game.title }),
-      )
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    await run(() => setHidden(game.id, hidden), {
+      success: hidden
+        ? t('admin.games.now_hidden', { title: game.title })
+        : t('admin.games.now_visible', { title: game.title }),
+    })
   }
 
   return (

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { EditModal } from '@/components/edit-modal'
 import { paths } from '@/features/paths'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
 import { fromLocalInput, toLocalInput } from '@/utils/datetime'
 import { notify } from '@/utils/notify'
@@ -28,7 +29,7 @@ export function NewGameModal({ opened, onClose }: { opened: boolean; onClose: ()
   const [end, setEnd] = useState(defaults.end)
   // A first game should be playable as made: teams join without waiting, unless switched off.
   const [acceptWithoutReview, setAcceptWithoutReview] = useState(true)
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const [touched, setTouched] = useState(false)
 
   const startMs = fromLocalInput(start)
@@ -49,18 +50,19 @@ export function NewGameModal({ opened, onClose }: { opened: boolean; onClose: ()
     e.preventDefault()
     setTouched(true)
     if (!valid) return
-    setBusy(true)
-    try {
-      const game = await create({ title: title.trim(), start: startMs!, end: endMs!, acceptWithoutReview })
-      notify.success(t('admin.games.created', { title: game.title }))
-      onClose()
-      // Title, dates and review are set: the next step of a first game is its challenges.
-      navigate(paths.admin.game(game.id, 'challenges'))
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    let id = 0
+    const done = await run(
+      async () => {
+        const game = await create({ title: title.trim(), start: startMs!, end: endMs!, acceptWithoutReview })
+        id = game.id
+        return game
+      },
+      { success: (game) => t('admin.games.created', { title: game.title }) },
+    )
+    if (!done) return
+    onClose()
+    // Title, dates and review are set: the next step of a first game is its challenges.
+    navigate(paths.admin.game(id, 'challenges'))
   }
 
   return (

@@ -6,6 +6,7 @@ import { DataState } from '@/components/data-state'
 import { EditModal } from '@/components/edit-modal'
 import { Markdown } from '@/components/markdown'
 import { MarkdownField } from '@/components/markdown-field'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { notify } from '@/utils/notify'
@@ -28,22 +29,20 @@ function NoticeEditor({
   const { t } = useTranslation()
   const { create, update } = useNoticeActions(gameId)
   const [content, setContent] = useState(notice?.values[0] ?? '')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     if (!content.trim()) return
-    setBusy(true)
-    try {
-      if (notice) await update(notice.id, content)
-      else await create(content)
-      notify.success(notice ? t('admin.notices.updated') : t('admin.notices.posted'))
-      onClose()
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    const done = await run(
+      async () => {
+        if (notice) await update(notice.id, content)
+        else await create(content)
+      },
+      { success: notice ? t('admin.notices.updated') : t('admin.notices.posted') },
+    )
+    if (!done) return
+    onClose()
   }
 
   return (

@@ -4,8 +4,8 @@ import { type FormEvent, useState } from 'react'
 import { EditModal } from '@/components/edit-modal'
 import { MONO_INPUT } from '@/components/mono-input'
 import { Section } from '@/components/section'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { type EditChallenge, useChallengeActions } from '../api'
 import { FLAG_MAX, parseFlagList } from '../flag-rules'
 import { FlagList } from './flag-list'
@@ -24,27 +24,25 @@ export function StaticFlags({
   const { addFlags } = useChallengeActions(gameId)
   const [adding, setAdding] = useState(false)
   const [text, setText] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const { flags, tooLong } = parseFlagList(text)
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     if (!flags.length || tooLong.length) return
-    setBusy(true)
-    try {
-      await addFlags(
-        challenge.id,
-        flags.map((flag) => ({ flag })),
-      )
-      onChanged()
-      notify.success(t('admin.flags.added', { count: flags.length }))
-      setText('')
-      setAdding(false)
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    const done = await run(
+      async () => {
+        await addFlags(
+          challenge.id,
+          flags.map((flag) => ({ flag })),
+        )
+        onChanged()
+      },
+      { success: t('admin.flags.added', { count: flags.length }) },
+    )
+    if (!done) return
+    setText('')
+    setAdding(false)
   }
 
   return (

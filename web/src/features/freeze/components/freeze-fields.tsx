@@ -1,12 +1,11 @@
 import { Alert, Button, Group, SimpleGrid, Text, TextInput } from '@mantine/core'
 import { IconEye, IconInfoCircle } from '@tabler/icons-react'
-import { useState } from 'react'
 import { confirm } from '@/components/confirm'
 import { useFeatures } from '@/features/extensions/api'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
 import { toLocalInput } from '@/utils/datetime'
 import { formatDateTime } from '@/utils/format-date'
-import { notify } from '@/utils/notify'
 import { useFreeze, useReveal } from '../api'
 
 /**
@@ -31,7 +30,7 @@ export function FreezeFields({
   const switches = useFeatures().data
   const { data: status, mutate } = useFreeze(game.id)
   const reveal = useReveal()
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const off = switches !== undefined && !switches.freeze
 
   const doReveal = async () => {
@@ -41,18 +40,15 @@ export function FreezeFields({
       confirmLabel: t('admin.game.freeze.reveal'),
     })
     if (!ok) return
-    setBusy(true)
-    try {
-      const updated = await reveal(game.id)
-      // The form shows the reveal time the server set, so a later save keeps the board revealed.
-      if (updated.revealAt !== null) onChange('revealAt', toLocalInput(updated.revealAt))
-      await mutate()
-      notify.success(t('admin.game.freeze.revealed'))
-    } catch (error) {
-      notify.error(error)
-    } finally {
-      setBusy(false)
-    }
+    await run(
+      async () => {
+        const updated = await reveal(game.id)
+        // The form shows the reveal time the server set, so a later save keeps the board revealed.
+        if (updated.revealAt !== null) onChange('revealAt', toLocalInput(updated.revealAt))
+        await mutate()
+      },
+      { success: t('admin.game.freeze.revealed') },
+    )
   }
 
   return (

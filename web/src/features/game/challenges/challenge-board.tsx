@@ -1,3 +1,4 @@
+import { gamePhase } from '@engine/game-phase.ts'
 import { Button, Skeleton, Stack } from '@mantine/core'
 import { useLocalStorage } from '@mantine/hooks'
 import { IconChecks, IconFileText, IconFlagOff } from '@tabler/icons-react'
@@ -13,7 +14,6 @@ import { type ChallengeInfo, type GameInfo, useGameDetails } from '../api'
 import { challengeHash, parseChallengeHash } from '../challenge-hash'
 import { EmptyView } from '../components/empty-view'
 import { Toggle } from '../components/toggle'
-import { gamePhase } from '../game-phase'
 import { useNow } from '../use-now'
 import classes from './board.module.css'
 import { type CategoryChoice, CategoryFilter } from './category-filter'
@@ -35,7 +35,7 @@ export function ChallengeBoard({ game }: { game: GameInfo }) {
   const location = useLocation()
   const now = useNow(30_000)
   const phase = gamePhase(game.start, game.end, now)
-  const { data, error, isLoading, mutate } = useGameDetails(game.id, phase === 'ongoing')
+  const { data, error, isLoading, mutate } = useGameDetails(game.id, phase === 'running')
   const [category, setCategory] = useState<CategoryChoice>('All')
   const [hideSolved, setHideSolved] = useLocalStorage({ key: 'hide-solved', defaultValue: false })
   const [justSolved, setJustSolved] = useState<Set<number>>(() => new Set())

@@ -2,7 +2,7 @@ import { Group, Stack, Text } from '@mantine/core'
 import { IconClock } from '@tabler/icons-react'
 import { useTranslation } from '@/i18n'
 import { formatDuration } from '@/utils/format-date'
-import { gameProgress } from '../game-phase'
+import { gameProgress } from '../game-time'
 import { ProgressBar } from './progress-bar'
 
 /** Time left in a running game (H:mm:ss), "ended" once over, with the game's progress. */

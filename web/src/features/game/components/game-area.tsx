@@ -1,3 +1,4 @@
+import { gamePhase } from '@engine/game-phase.ts'
 import { Anchor, Button, Center, Loader, Stack, Title } from '@mantine/core'
 import {
   type Icon,
@@ -15,7 +16,6 @@ import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { useGame } from '../api'
 import { areaDenial, type GameTab, visibleTabs } from '../game-actions'
-import { gamePhase } from '../game-phase'
 import { useNow } from '../use-now'
 import { GameCountdown } from './countdown'
 import { EmptyView } from './empty-view'

@@ -1,10 +1,11 @@
+import { gamePhase } from '@engine/game-phase.ts'
 import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconCalendar, IconEyeOff, IconFlag, IconUsers } from '@tabler/icons-react'
 import type { ReactNode } from 'react'
 import { useTranslation } from '@/i18n'
 import { formatDateTime, rangeArrow } from '@/utils/format-date'
 import type { GameInfo } from '../api'
-import { gamePhase, gameProgress } from '../game-phase'
+import { gameProgress } from '../game-time'
 import classes from './game-banner.module.css'
 import { PhaseBadge } from './phase-badge'
 import { ProgressBar } from './progress-bar'
@@ -55,7 +56,7 @@ export function GameBanner({ game, now, children }: { game: GameInfo; now: numbe
             </time>
           </Text>
         </Group>
-        {phase === 'ongoing' && (
+        {phase === 'running' && (
           <ProgressBar value={progress} label={t('game.home.progress', { percent: progress })} />
         )}
         {children}

@@ -1,10 +1,10 @@
+import { type GamePhase, gamePhase } from '@engine/game-phase.ts'
 import { SimpleGrid, Skeleton, Stack, Title } from '@mantine/core'
 import { IconFlagOff } from '@tabler/icons-react'
 import { useState } from 'react'
 import { LoadFailed } from '@/components/load-failed'
 import { useTranslation } from '@/i18n'
 import { type GameSummary, useGames } from '../api'
-import { type GamePhase, gamePhase } from '../game-phase'
 import { useNow } from '../use-now'
 import { EmptyView } from './empty-view'
 import { GameCard } from './game-card'
@@ -13,10 +13,10 @@ import '@mantine/core/styles/SimpleGrid.css'
 import '@mantine/core/styles/Skeleton.css'
 
 const PAGE_SIZE = 24
-const ORDER: GamePhase[] = ['ongoing', 'upcoming', 'ended']
+const ORDER: GamePhase[] = ['running', 'upcoming', 'ended']
 const COLUMNS = { base: 1, xs: 2, md: 3, xl: 4 }
 
-/** The public games of a page grouped as ongoing, upcoming and ended (each newest first). */
+/** The public games of a page grouped as running, upcoming and ended (each newest first). */
 export function GameList() {
   const { t } = useTranslation()
   const [page, setPage] = useState(1)

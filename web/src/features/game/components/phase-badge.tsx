@@ -1,12 +1,12 @@
+import type { GamePhase } from '@engine/game-phase.ts'
 import { Badge } from '@mantine/core'
 import { IconCircleCheck, IconClock, IconPlayerPlay } from '@tabler/icons-react'
 import { useTranslation } from '@/i18n'
-import type { GamePhase } from '../game-phase'
 import '@mantine/core/styles/Badge.css'
 
 const LOOK = {
   upcoming: { color: 'yellow', icon: IconClock },
-  ongoing: { color: 'green', icon: IconPlayerPlay },
+  running: { color: 'green', icon: IconPlayerPlay },
   ended: { color: 'blue', icon: IconCircleCheck },
 } as const
 

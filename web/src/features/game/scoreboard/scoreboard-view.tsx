@@ -1,3 +1,4 @@
+import { gamePhase } from '@engine/game-phase.ts'
 import { Button, Group, NativeSelect, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core'
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks'
 import { IconDeviceTv, IconListNumbers, IconSearch } from '@tabler/icons-react'
@@ -14,7 +15,6 @@ import { formatDateTime } from '@/utils/format-date'
 import { type ChallengeInfo, type GameInfo, type ScoreboardItem, useMyTeamId, useScoreboard } from '../api'
 import { EmptyView } from '../components/empty-view'
 import { Pager } from '../components/pager'
-import { gamePhase } from '../game-phase'
 import { useNow } from '../use-now'
 import { BloodLegend } from './blood-legend'
 import { columnGroups, divisionsOf, filterBoard, pageOf } from './board-filter'
@@ -37,7 +37,7 @@ const PAGE_SIZE = 30
 export function ScoreboardView({ game }: { game: GameInfo }) {
   const { t } = useTranslation()
   const now = useNow(30_000)
-  const running = gamePhase(game.start, game.end, now) === 'ongoing'
+  const running = gamePhase(game.start, game.end, now) === 'running'
   // Spread over a second, so thousands of open boards do not all ask at the same instant.
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   const lastTag = useRef('')

@@ -1,3 +1,4 @@
+import { gamePhase } from '@engine/game-phase.ts'
 import { Badge, Button, Image, Paper, Skeleton, Stack, Text, Title } from '@mantine/core'
 import { IconFlag } from '@tabler/icons-react'
 import type { ReactNode } from 'react'
@@ -7,7 +8,6 @@ import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
 import { type RecentGame, useRecentGames } from '../api'
-import { gamePhase } from '../game-phase'
 import classes from './home.module.css'
 import '@mantine/core/styles/Badge.css'
 import '@mantine/core/styles/Skeleton.css'
@@ -16,7 +16,7 @@ const PHASE_COLOR = { upcoming: 'yellow', running: 'teal', ended: 'gray' } as co
 
 function GameCard({ game, now }: { game: RecentGame; now: number }) {
   const { t } = useTranslation()
-  const phase = gamePhase(game, now)
+  const phase = gamePhase(game.start, game.end, now)
   return (
     <li className={classes.gameItem}>
       <Paper component={Link} to={paths.game(game.id)} withBorder radius="md" className={classes.gameCard}>

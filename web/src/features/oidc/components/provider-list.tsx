@@ -6,6 +6,7 @@ import { CopyField } from '@/components/copy-field'
 import { RecordList } from '@/components/record-list'
 import records from '@/components/record-list.module.css'
 import { DeleteAction, EditAction } from '@/components/row-actions'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { type IdentityProvider, useIdentityProviders, useOidcSwitch, useProviderActions } from '../api'
@@ -134,17 +135,9 @@ function ProviderItem({ provider, onEdit }: { provider: IdentityProvider; onEdit
 function FeatureSwitch() {
   const { t } = useTranslation()
   const feature = useOidcSwitch()
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const flip = async (on: boolean) => {
-    setBusy(true)
-    try {
-      await feature.set(on)
-      notify.success(t(on ? 'oidc.switch_on' : 'oidc.switch_off'))
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    await run(() => feature.set(on), { success: t(on ? 'oidc.switch_on' : 'oidc.switch_off') })
   }
   return (
     <Paper withBorder radius="md" p={{ base: 'sm', sm: 'md' }}>

@@ -3,8 +3,8 @@ import { IconDeviceFloppy } from '@tabler/icons-react'
 import { type FormEvent, useState } from 'react'
 import { EditModal } from '@/components/edit-modal'
 import { MONO_INPUT } from '@/components/mono-input'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { type IdentityProvider, useProviderActions } from '../api'
 import {
   BLANK_FORM,
@@ -34,7 +34,7 @@ export function ProviderModal({
   const [errors, setErrors] = useState<ProviderFormErrors>({})
   // Until the admin types a slug, it follows the display name.
   const [slugTouched, setSlugTouched] = useState(editing)
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
 
   const set = <K extends keyof ProviderForm>(key: K, value: ProviderForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }))
@@ -47,17 +47,15 @@ export function ProviderModal({
     const found = validateProviderForm(form, editing)
     setErrors(found)
     if (Object.keys(found).length) return
-    setBusy(true)
-    try {
-      if (provider) await actions.update(provider.id, toUpdate(form))
-      else await actions.create(toCreate(form))
-      notify.success(t(editing ? 'oidc.saved' : 'oidc.added', { name: form.displayName.trim() }))
-      onClose()
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    const done = await run(
+      async () => {
+        if (provider) await actions.update(provider.id, toUpdate(form))
+        else await actions.create(toCreate(form))
+      },
+      { success: t(editing ? 'oidc.saved' : 'oidc.added', { name: form.displayName.trim() }) },
+    )
+    if (!done) return
+    onClose()
   }
 
   return (

@@ -1,29 +1,20 @@
 import { ActionIcon, Group } from '@mantine/core'
 import { IconPencil, IconPin, IconPinnedOff } from '@tabler/icons-react'
-import { useState } from 'react'
 import { Link } from 'react-router'
 import { paths } from '@/features/paths'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { type PostInfo, usePostActions } from '../api'
 
 /** Pin / unpin and edit, for admins, on a post card. */
 export function PostAdminActions({ post }: { post: PostInfo }) {
   const { t } = useTranslation()
   const { togglePin } = usePostActions()
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const pinLabel = t(post.isPinned ? 'post.action.unpin' : 'post.action.pin', { title: post.title })
 
-  const pin = async () => {
-    setBusy(true)
-    try {
-      await togglePin(post)
-      notify.success(t(post.isPinned ? 'post.action.unpinned' : 'post.action.pinned'))
-    } catch (err) {
-      notify.error(err)
-    }
-    setBusy(false)
-  }
+  const pin = () =>
+    run(() => togglePin(post), { success: t(post.isPinned ? 'post.action.unpinned' : 'post.action.pinned') })
 
   return (
     <Group gap={4} wrap="nowrap">

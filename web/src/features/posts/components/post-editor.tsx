@@ -127,7 +127,7 @@ export function PostEditor({ id, initial }: { id: string | null; initial: PostDr
                 setTitleError(null)
               }}
               error={titleError}
-              description={t('post.edit.count', { count: [...draft.title].length, max: TITLE_MAX })}
+              description={t('post.edit.count', { count: draft.title.length, max: TITLE_MAX })}
               required
               maxLength={TITLE_MAX}
             />

@@ -1,9 +1,8 @@
 import { Alert, Button, Group, Stack, Textarea, TextInput } from '@mantine/core'
 import { IconInfoCircle } from '@tabler/icons-react'
 import { type FormEvent, useState } from 'react'
-import type { ApiError } from '@/api/error'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { useTeamActions } from '../api'
 import { MAX_CAPTAINED, TEAM_BIO_MAX, TEAM_NAME_MAX } from '../team-rules'
 import { TeamModal } from './team-modal'
@@ -23,33 +22,24 @@ export function CreateTeamModal({
   const { create } = useTeamActions()
   const [name, setName] = useState('')
   const [bio, setBio] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [refusal, setRefusal] = useState<string | null>(null)
+  // The refusal is said in the form too: the toast goes away, the reason should not.
+  const { busy, run, failure: refusal, clearFailure } = useSubmit()
   const full = captained >= MAX_CAPTAINED
 
   const close = () => {
     setName('')
     setBio('')
-    setRefusal(null)
+    clearFailure()
     onClose()
   }
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     if (!name.trim() || full) return
-    setBusy(true)
-    setRefusal(null)
-    try {
-      await create({ name: name.trim(), bio: bio.trim() || null })
-      notify.success(t('team.create.done', { name: name.trim() }))
-      close()
-    } catch (err) {
-      // Said in the form too: the toast goes away, the reason should not.
-      setRefusal((err as ApiError).title ?? t('common.error.unknown'))
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    const done = await run(() => create({ name: name.trim(), bio: bio.trim() || null }), {
+      success: t('team.create.done', { name: name.trim() }),
+    })
+    if (done) close()
   }
 
   return (

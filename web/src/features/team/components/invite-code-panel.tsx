@@ -4,6 +4,7 @@ import { IconCopy, IconEye, IconEyeOff, IconQrcode, IconRefresh } from '@tabler/
 import { lazy, Suspense, useState } from 'react'
 import { confirm } from '@/components/confirm'
 import { MONO_INPUT } from '@/components/mono-input'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
 import { useInviteCode, useTeamActions } from '../api'
@@ -18,7 +19,7 @@ export function InviteCodePanel({ teamId }: { teamId: number }) {
   const { regenerateInvite } = useTeamActions()
   const [revealed, setRevealed] = useState(false)
   const [showQr, setShowQr] = useState(false)
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const clipboard = useClipboard({ timeout: 1500 })
 
   if (isLoading)
@@ -52,15 +53,12 @@ export function InviteCodePanel({ teamId }: { teamId: number }) {
       danger: true,
     })
     if (!ok) return
-    setBusy(true)
-    try {
-      await mutate(await regenerateInvite(teamId), { revalidate: false })
-      notify.success(t('team.invite.regenerated'))
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    await run(
+      async () => {
+        await mutate(await regenerateInvite(teamId), { revalidate: false })
+      },
+      { success: t('team.invite.regenerated') },
+    )
   }
 
   return (

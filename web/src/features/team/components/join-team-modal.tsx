@@ -1,9 +1,8 @@
 import { Alert, Button, Group, Stack, TextInput } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
-import type { ApiError } from '@/api/error'
 import { MONO_INPUT } from '@/components/mono-input'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { useTeamActions } from '../api'
 import { isInviteCode } from '../team-rules'
 import { TeamModal } from './team-modal'
@@ -14,13 +13,13 @@ export function JoinTeamModal({ opened, onClose }: { opened: boolean; onClose: (
   const { join } = useTeamActions()
   const [code, setCode] = useState('')
   const [invalid, setInvalid] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [refusal, setRefusal] = useState<string | null>(null)
+  // The refusal is said in the form too: the toast goes away, the reason should not.
+  const { busy, run, failure: refusal, clearFailure } = useSubmit()
 
   const close = () => {
     setCode('')
     setInvalid(false)
-    setRefusal(null)
+    clearFailure()
     onClose()
   }
 
@@ -30,18 +29,7 @@ export function JoinTeamModal({ opened, onClose }: { opened: boolean; onClose: (
       setInvalid(true)
       return
     }
-    setBusy(true)
-    setRefusal(null)
-    try {
-      await join(code)
-      notify.success(t('team.join.done'))
-      close()
-    } catch (err) {
-      setRefusal((err as ApiError).title ?? t('common.error.unknown'))
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    if (await run(() => join(code), { success: t('team.join.done') })) close()
   }
 
   return (

@@ -1,9 +1,8 @@
 import { Alert, Button, Divider, Group, Stack, Title } from '@mantine/core'
 import { IconDoorExit, IconLock, IconTrash } from '@tabler/icons-react'
-import { useState } from 'react'
 import { confirm } from '@/components/confirm'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { type Team, useTeamActions } from '../api'
 import { isCaptain } from '../team-rules'
 import { InviteCodePanel } from './invite-code-panel'
@@ -28,7 +27,7 @@ export function TeamManageModal({
 }) {
   const { t } = useTranslation()
   const { leave, disband } = useTeamActions()
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const captain = team ? isCaptain(team, userId) : false
 
   const quit = async () => {
@@ -42,20 +41,13 @@ export function TeamManageModal({
       danger: true,
     })
     if (!ok) return
-    setBusy(true)
-    try {
-      await (captain ? disband(team.id) : leave(team.id))
-      notify.success(
-        captain
-          ? t('team.manage.disbanded', { name: team.name })
-          : t('team.manage.left', { name: team.name }),
-      )
-      onClose()
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    const done = await run(() => (captain ? disband(team.id) : leave(team.id)), {
+      success: captain
+        ? t('team.manage.disbanded', { name: team.name })
+        : t('team.manage.left', { name: team.name }),
+    })
+    if (!done) return
+    onClose()
   }
 
   return (

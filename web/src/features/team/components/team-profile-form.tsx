@@ -1,8 +1,8 @@
 import { Avatar, Button, Group, Stack, Text, Textarea, TextInput } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
 import { ImageUpload } from '@/components/image-upload'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { type Team, teamAvatarUrl, useTeamActions } from '../api'
 import { TEAM_BIO_MAX, TEAM_NAME_MAX } from '../team-rules'
 
@@ -12,22 +12,19 @@ export function TeamProfileForm({ team, editable }: { team: Team; editable: bool
   const { update, refresh } = useTeamActions()
   const [name, setName] = useState(team.name)
   const [bio, setBio] = useState(team.bio ?? '')
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const changed = name.trim() !== team.name || bio.trim() !== (team.bio ?? '')
 
   const save = async (e: FormEvent) => {
     e.preventDefault()
     if (!name.trim()) return
-    setBusy(true)
-    try {
-      // The server always replaces the bio, so it is always sent.
-      await update(team.id, { name: name.trim(), bio: bio.trim() || null })
-      notify.success(t('team.manage.saved'))
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    await run(
+      async () => {
+        // The server always replaces the bio, so it is always sent.
+        await update(team.id, { name: name.trim(), bio: bio.trim() || null })
+      },
+      { success: t('team.manage.saved') },
+    )
   }
 
   if (!editable)

@@ -4,9 +4,9 @@ import { useState } from 'react'
 import { DataState } from '@/components/data-state'
 import { EditModal } from '@/components/edit-modal'
 import records from '@/components/record-list.module.css'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
 import { formatDateTime } from '@/utils/format-date'
-import { notify } from '@/utils/notify'
 import { useDeliveries, useWebhookActions } from '../api'
 import { type Delivery, STATUS_COLOR, type Webhook } from '../webhook-form'
 import classes from './webhooks.module.css'
@@ -15,21 +15,14 @@ import '@mantine/core/styles/Badge.css'
 function DeliveryItem({ delivery, onRetried }: { delivery: Delivery; onRetried: () => void }) {
   const { t } = useTranslation()
   const { retry } = useWebhookActions()
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const d = delivery
   const event = d.event === 'Test' ? t('webhooks.event.Test') : t(`webhooks.event.${d.event}`)
 
   const resend = async () => {
-    setBusy(true)
-    try {
-      await retry(d.id)
-      notify.success(t('webhooks.log.retried'))
-      onRetried()
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    const done = await run(() => retry(d.id), { success: t('webhooks.log.retried') })
+    if (!done) return
+    onRetried()
   }
 
   return (

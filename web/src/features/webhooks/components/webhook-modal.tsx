@@ -2,8 +2,8 @@ import { Button, Checkbox, Group, Radio, Select, Stack, Switch, TextInput } from
 import { IconDeviceFloppy, IconPlus } from '@tabler/icons-react'
 import { type FormEvent, useEffect, useState } from 'react'
 import { EditModal } from '@/components/edit-modal'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { useGameChoices, useWebhookActions } from '../api'
 import {
   EMPTY_FORM,
@@ -45,7 +45,7 @@ export function WebhookModal({
   const [form, setForm] = useState<WebhookForm>(EMPTY_FORM)
   const [rotate, setRotate] = useState(false)
   const [errors, setErrors] = useState<WebhookFormErrors>({})
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
 
   useEffect(() => {
     if (!opened) return
@@ -64,20 +64,19 @@ export function WebhookModal({
     const found = validateWebhookForm(form)
     setErrors(found)
     if (Object.keys(found).length) return
-    setBusy(true)
-    try {
-      const body = toBody(form)
-      const saved = editing
-        ? await actions.update(editing.id, { ...body, rotateSecret: rotate })
-        : await actions.create(body)
-      notify.success(t(editing ? 'webhooks.saved' : 'webhooks.created'))
-      onClose()
-      if (saved.secret) onSecret(saved.secret, saved.webhook.url)
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    const body = toBody(form)
+    let saved: Awaited<ReturnType<typeof actions.create>> | undefined
+    const done = await run(
+      async () => {
+        saved = editing
+          ? await actions.update(editing.id, { ...body, rotateSecret: rotate })
+          : await actions.create(body)
+      },
+      { success: t(editing ? 'webhooks.saved' : 'webhooks.created') },
+    )
+    if (!done) return
+    onClose()
+    if (saved?.secret) onSecret(saved.secret, saved.webhook.url)
   }
 
   const gameOptions = [

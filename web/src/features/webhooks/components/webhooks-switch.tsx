@@ -1,8 +1,7 @@
 import { Alert, Paper, Switch } from '@mantine/core'
 import { IconInfoCircle } from '@tabler/icons-react'
-import { useState } from 'react'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { useWebhookActions } from '../api'
 import '@mantine/core/styles/Switch.css'
 
@@ -10,17 +9,11 @@ import '@mantine/core/styles/Switch.css'
 export function WebhooksSwitch({ on }: { on: boolean }) {
   const { t } = useTranslation()
   const { setSwitch } = useWebhookActions()
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const toggle = async (next: boolean) => {
-    setBusy(true)
-    try {
-      await setSwitch(next)
-      notify.success(t(next ? 'webhooks.switch.turned_on' : 'webhooks.switch.turned_off'))
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    await run(() => setSwitch(next), {
+      success: t(next ? 'webhooks.switch.turned_on' : 'webhooks.switch.turned_off'),
+    })
   }
   return (
     <>

@@ -2,8 +2,8 @@ import { Avatar, Button, Group, Stack, Text, Textarea, TextInput } from '@mantin
 import { IconCrown } from '@tabler/icons-react'
 import { type FormEvent, useEffect, useState } from 'react'
 import { EditModal } from '@/components/edit-modal'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { useTeamActions } from '../../teams-api'
 import {
   type AdminTeam,
@@ -23,7 +23,7 @@ export function TeamEditModal({ team, onClose }: { team: AdminTeam | null; onClo
   const { update } = useTeamActions()
   const [form, setForm] = useState<TeamForm | null>(null)
   const [errors, setErrors] = useState<Partial<Record<keyof TeamForm, FieldError>>>({})
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
 
   useEffect(() => {
     if (team) {
@@ -45,16 +45,11 @@ export function TeamEditModal({ team, onClose }: { team: AdminTeam | null; onClo
     const found = teamFormErrors(form)
     setErrors(found)
     if (Object.keys(found).length) return
-    setBusy(true)
-    try {
-      await update(team.id, toTeamUpdate(form))
-      notify.success(t('admin.teams.saved', { name: form.name.trim() }))
-      onClose()
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    const done = await run(() => update(team.id, toTeamUpdate(form)), {
+      success: t('admin.teams.saved', { name: form.name.trim() }),
+    })
+    if (!done) return
+    onClose()
   }
 
   return (

@@ -3,8 +3,8 @@ import { type FormEvent, useEffect, useState } from 'react'
 import { RoleValues } from '@/api/schema.gen'
 import type { Role } from '@/api/types'
 import { EditModal } from '@/components/edit-modal'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import {
   type AdminUser,
   BIO_MAX,
@@ -37,7 +37,7 @@ export function UserEditModal({
   const { update } = useUserActions()
   const [form, setForm] = useState<UserForm | null>(null)
   const [errors, setErrors] = useState<Errors>({})
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
 
   useEffect(() => {
     if (user) {
@@ -64,16 +64,11 @@ export function UserEditModal({
     const found = userFormErrors(form)
     setErrors(found)
     if (Object.keys(found).length) return
-    setBusy(true)
-    try {
-      await update(user.id, toUserUpdate(form, self))
-      notify.success(t('admin.users.saved', { name: form.userName.trim() }))
-      onClose()
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    const done = await run(() => update(user.id, toUserUpdate(form, self)), {
+      success: t('admin.users.saved', { name: form.userName.trim() }),
+    })
+    if (!done) return
+    onClose()
   }
 
   return (

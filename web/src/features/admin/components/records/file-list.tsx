@@ -4,8 +4,8 @@ import { useRef, useState } from 'react'
 import { confirm } from '@/components/confirm'
 import { CopyButton } from '@/components/copy-button'
 import { DataState } from '@/components/data-state'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
-import { notify } from '@/utils/notify'
 import { assetUrl, pageCount, RECORD_PAGE, shortHash } from '../../admin-lists'
 import { type StoredFile, useDeleteFile, useFiles } from '../../files-api'
 import { ListPager } from '../people/list-pager'
@@ -15,7 +15,7 @@ import '@mantine/core/styles/Table.css'
 function FileRow({ file, onRemoved }: { file: StoredFile; onRemoved: () => void }) {
   const { t } = useTranslation()
   const deleteFile = useDeleteFile()
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const name = file.name || t('admin.files.unnamed')
 
   const remove = async () => {
@@ -26,16 +26,9 @@ function FileRow({ file, onRemoved }: { file: StoredFile; onRemoved: () => void 
       danger: true,
     })
     if (!ok) return
-    setBusy(true)
-    try {
-      await deleteFile(file.hash)
-      notify.success(t('admin.files.deleted', { name }))
-      onRemoved()
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    const done = await run(() => deleteFile(file.hash), { success: t('admin.files.deleted', { name }) })
+    if (!done) return
+    onRemoved()
   }
 
   return (

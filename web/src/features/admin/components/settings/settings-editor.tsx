@@ -3,6 +3,7 @@ import { IconDeviceFloppy } from '@tabler/icons-react'
 import { type FormEvent, useRef, useState } from 'react'
 import classes from '@/components/sticky-bar.module.css'
 import { afterSave } from '@/features/edit/after-save'
+import { useSubmit } from '@/hooks/use-submit'
 import { useUnsavedGuard } from '@/hooks/use-unsaved-guard'
 import { useTranslation } from '@/i18n'
 import { notify } from '@/utils/notify'
@@ -47,8 +48,8 @@ export function SettingsEditor({
   const [saved, setSaved] = useState(() => toForm(config))
   const [form, setForm] = useState(saved)
   const [errors, setErrors] = useState<SettingsErrors>({})
-  const [busy, setBusy] = useState(false)
-  const [serverError, setServerError] = useState<string | null>(null)
+  // The server's refusal stays above the save button after its toast has gone.
+  const { busy, run, failure: serverError } = useSubmit()
   const dirty = changedSections(form, saved).length > 0
   useUnsavedGuard(dirty && !busy, {
     title: t('admin.settings.leave_title'),
@@ -86,22 +87,17 @@ export function SettingsEditor({
       notify.info(t('admin.settings.no_changes'))
       return
     }
-    setBusy(true)
-    setServerError(null)
     const sent = form
-    try {
-      await actions.save(body)
-      const stored = await reload().catch(() => undefined)
-      const next: SettingsForm = stored ? toForm(stored) : sent
-      setSaved(next)
-      setForm((current) => afterSave(current, sent, next))
-      notify.success(t('admin.settings.saved'))
-    } catch (err) {
-      setServerError((err as { title?: string }).title || t('common.error.unknown'))
-      notify.error(err, t('admin.settings.save_failed'))
-    } finally {
-      setBusy(false)
-    }
+    await run(
+      async () => {
+        await actions.save(body)
+        const stored = await reload().catch(() => undefined)
+        const next: SettingsForm = stored ? toForm(stored) : sent
+        setSaved(next)
+        setForm((current) => afterSave(current, sent, next))
+      },
+      { success: t('admin.settings.saved'), failure: t('admin.settings.save_failed') },
+    )
   }
 
   return (

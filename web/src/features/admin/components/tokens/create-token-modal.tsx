@@ -2,9 +2,9 @@ import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core'
 import { IconKey } from '@tabler/icons-react'
 import { type FormEvent, useState } from 'react'
 import { EditModal } from '@/components/edit-modal'
+import { useSubmit } from '@/hooks/use-submit'
 import { useTranslation } from '@/i18n'
 import { formatDate } from '@/utils/format-date'
-import { notify } from '@/utils/notify'
 import {
   EXPIRY_MAX_DAYS,
   expiryOf,
@@ -33,7 +33,7 @@ export function CreateTokenModal({
   const { create } = useTokenActions()
   const [form, setForm] = useState<TokenForm>(START)
   const [errors, setErrors] = useState<TokenFormErrors>({})
-  const [busy, setBusy] = useState(false)
+  const { busy, run } = useSubmit()
   const expires = expiryOf(form.expiresIn, Date.now())
 
   const close = () => {
@@ -47,16 +47,12 @@ export function CreateTokenModal({
     const found = validateTokenForm(form)
     setErrors(found)
     if (Object.keys(found).length) return
-    setBusy(true)
-    try {
+    // No success notice: the dialog that shows the new token once says it.
+    await run(async () => {
       const created = await create(toCreate(form))
       close()
       onCreated(created.token, created.info.name)
-    } catch (err) {
-      notify.error(err)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

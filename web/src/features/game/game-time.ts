@@ -1,12 +1,3 @@
-/** Where a game is in its life, derived from its times only (game-engine §2.1). */
-export type GamePhase = 'upcoming' | 'ongoing' | 'ended'
-
-export function gamePhase(start: number, end: number, now: number): GamePhase {
-  if (now < start) return 'upcoming'
-  if (now > end) return 'ended'
-  return 'ongoing'
-}
-
 /** How much of the game has passed, 0 to 1. */
 export function gameProgress(start: number, end: number, now: number): number {
   if (end <= start) return now >= end ? 1 : 0

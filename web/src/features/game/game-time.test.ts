@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { durationHours, gamePhase, gameProgress } from './game-phase'
-
-describe(gamePhase, () => {
-  it('is upcoming before the start, ongoing between the times and ended after the end', () => {
-    expect(gamePhase(100, 200, 99)).toBe('upcoming')
-    expect(gamePhase(100, 200, 100)).toBe('ongoing')
-    expect(gamePhase(100, 200, 200)).toBe('ongoing')
-    expect(gamePhase(100, 200, 201)).toBe('ended')
-  })
-})
+import { durationHours, gameProgress } from './game-time'
 
 describe(gameProgress, () => {
   it('grows from 0 to 1 over the game and stays inside those bounds', () => {
