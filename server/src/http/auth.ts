@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Check, PolicyName, RateLimitStore } from '../infra/rate-limit/index.ts'
+import type { Check, RateLimitStore } from '../infra/rate-limit/index.ts'
 import { fail } from './errors.ts'
 import { ErrorBody } from './schema.ts'
 import type { AuditWriter, AuthLevel, SessionUser } from './types.ts'

@@ -1,6 +1,5 @@
 import { Badge, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconMailbox, IconRefresh } from '@tabler/icons-react'
-import { useState } from 'react'
 import { DataState } from '@/components/data-state'
 import { EditModal } from '@/components/edit-modal'
 import records from '@/components/record-list.module.css'
