@@ -6,7 +6,7 @@ import { openDatabase } from './db/index.ts'
 import { generatePassword } from './engine/password.ts'
 import { createAdjustableClock } from './infra/clock/index.ts'
 import { closeInfra, createInfra } from './infra/index.ts'
-import { createLogger, resolveLogFormat } from './infra/logger.ts'
+import { createLogger, resolveLogFormat, writeRaw } from './infra/logger.ts'
 import { secureDataDir } from './infra/storage/data-dir.ts'
 import { startJobs } from './jobs/index.ts'
 import { firstAdminBanner } from './modules/account/first-admin.ts'
@@ -139,14 +139,9 @@ async function main() {
   const { port } = app.server.address() as AddressInfo
   const site = config.publicUrl ?? config.localUrl.replace(/:0$/, `:${port}`)
   app.log.info(`Pennant is ready at ${site} (database: ${database.kind})`)
-  // Last, after "ready", so it does not scroll away behind the start's own lines (which pino
-  // may still be writing: flushed first).
-  if (created && !config.adminPassword) {
-    await new Promise<void>((resolve) => logger.flush(() => resolve()))
-    process.stdout.write(
-      firstAdminBanner(created, `${site}/account/login`, app.deps.services.firstAdmin.path),
-    )
-  }
+  // Last, after "ready", so it does not scroll away behind the start's own lines.
+  if (created && !config.adminPassword)
+    writeRaw(logger, firstAdminBanner(created, `${site}/account/login`, app.deps.services.firstAdmin.path))
   // In the background: a probe container checks that challenge containers cannot reach this
   // host (the server's own port included); it warns when it cannot say so.
   void infra.containers?.isolation

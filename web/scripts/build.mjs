@@ -9,7 +9,7 @@
 // PENNANT_WEB_BUILD_INTERRUPT=after-vite kills the build between the bundle and the compression,
 // as an interrupted first start would (for the test that proves the next start repairs it).
 import { spawn } from 'node:child_process'
-import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -42,6 +42,7 @@ const started = Date.now()
 const parent = path.dirname(out)
 const base = path.basename(out)
 // Leftovers of an interrupted build (ours or an earlier one's) go first.
+mkdirSync(parent, { recursive: true })
 for (const name of readdirSync(parent))
   if (name.startsWith(`${base}.building-`) || name.startsWith(`${base}.old-`))
     rmSync(path.join(parent, name), { recursive: true, force: true })

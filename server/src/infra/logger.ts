@@ -29,6 +29,17 @@ export function createLogger(
   return pino({ level, base: undefined }, { write: (line: string) => out.write(prettyLine(line, color)) })
 }
 
+/**
+ * Writes text as is (not a log entry) to the logger's own stream, after every line logged so
+ * far: pino may still hold earlier lines in its buffer, and a separate write to stdout would
+ * overtake them.
+ */
+export function writeRaw(logger: Logger, text: string): void {
+  const stream = (logger as unknown as Record<symbol, { write(s: string): unknown }>)[pino.symbols.streamSym]
+  if (stream) stream.write(text)
+  else process.stdout.write(text)
+}
+
 const LEVELS: Record<number, [label: string, ansi: number]> = {
   10: ['TRACE', 90],
   20: ['DEBUG', 90],
