@@ -80,8 +80,8 @@ test('a zipped challenge folder is planned, applied, and played', async ({
   await expect(page.getByText('2 applied, 0 failed')).toBeVisible()
   await expect(dialog).toBeHidden()
   const list = page.getByRole('list', { name: 'Challenges' })
-  await expect(list.getByRole('link', { name: 'Test Challenge' })).toBeVisible()
-  await expect(list.getByRole('link', { name: 'static-attachment' })).toBeVisible()
+  await expect(list.getByRole('link', { name: 'Test Challenge', exact: true })).toBeVisible()
+  await expect(list.getByRole('link', { name: 'static-attachment', exact: true })).toBeVisible()
 
   // Edited on the server, the same folder shows the change field by field.
   const [c] = (

@@ -94,7 +94,8 @@ test('the games list marks the games the player joined', async ({ browser, admin
     page.getByRole('article').filter({ has: page.getByRole('link', { name: title }) })
   await expect(card(other)).toBeVisible()
   await expect(card(joined).getByText('Joined', { exact: true })).toBeVisible()
-  await expect(card(joined).getByText('Joined', { exact: true })).toHaveAttribute('title', `Team ${user}`)
+  // The badge names the team (its title), read by a pointer or a screen reader.
+  await expect(card(joined).getByTitle(`Team ${user}`)).toHaveText('Joined')
   await expect(card(other).getByText('Joined', { exact: true })).toHaveCount(0)
   await screenshot(page, 'games-joined')
   expect(errors).toEqual([])

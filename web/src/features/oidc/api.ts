@@ -1,7 +1,7 @@
 import { api, unwrap } from '@/api/client'
 import { ONCE, useApi, useRevalidate } from '@/api/hooks'
 import type { Body, Ok } from '@/api/types'
-import { useFeatureActions, useFeatures } from '@/features/extensions/api'
+import { useFeature, useFeatureActions, useFeatures } from '@/features/extensions/api'
 
 export type IdentityProvider = Ok<'/api/ext/admin/identity-providers'>[number]
 export type ProviderCreate = Body<'/api/ext/admin/identity-providers', 'post'>
@@ -16,7 +16,12 @@ const IDENTITIES = '/api/ext/oidc/identities'
  * or when the list cannot be read, so the password form is never held up by it.
  */
 export function usePublicProviders() {
-  const { data } = useApi('/api/ext/oidc/providers', undefined, { ...ONCE, shouldRetryOnError: false })
+  // Asked only once the switch is known to be on: a 404 would show in the browser's console.
+  const on = useFeature('oidc')
+  const { data } = useApi(on ? '/api/ext/oidc/providers' : null, undefined, {
+    ...ONCE,
+    shouldRetryOnError: false,
+  })
   return data ?? []
 }
 

@@ -82,7 +82,7 @@ export function ContainerCheck({ gameId, challengeId }: { gameId: number; challe
             {result.steps.map((step) => (
               <List.Item key={step.step} icon={ICON[step.status]}>
                 <Text size="sm" span>
-                  {t(`admin.challenge.check.step_${step.step}`, { port: result.port })}
+                  {t(`admin.challenge.check.step_${step.step}`, { port: String(result.port) })}
                   {' — '}
                   {t(`admin.challenge.check.status_${step.status}`)}
                 </Text>
