@@ -27,8 +27,8 @@ export async function prepareContainers(): Promise<{
     env: {
       CONTAINER_BACKEND: 'docker',
       CONTAINER_NETWORK: network,
-      CONTAINER_CHECK_LISTEN: '5',
-      CONTAINER_CHECK_UPTIME: '3',
+      CONTAINER_CHECK_LISTEN: '20',
+      CONTAINER_CHECK_UPTIME: '8',
     },
     async cleanup() {
       for (const name of networks) {
