@@ -46,7 +46,7 @@ test('an organiser checks a good and a broken container challenge; an admin read
   uniqueName,
 }) => {
   // Ten checks of a few seconds each with every screenshot taken; starts are slow on a busy host.
-  test.setTimeout(720_000)
+  test.setTimeout(1_500_000)
   const status = await adminApi.get<{ backend: string }>('/api/ext/containers/status')
   test.skip(status.backend === 'none', 'no Docker engine here (see harness/containers.ts)')
 
