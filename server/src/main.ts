@@ -77,10 +77,6 @@ async function main() {
         .reconcile()
         .catch((err: unknown) => app.log.warn({ err }, 'container reconcile failed'))
   }
-  if (!config.publicUrl)
-    app.log.warn(
-      `PUBLIC_URL is not set: mailed links point to ${config.localUrl}${config.publicHosts.length ? ` (or one of PUBLIC_HOSTS when the request names it)` : ''}. Set PUBLIC_URL in production.`,
-    )
   const jobs = startJobs({
     services: app.deps.services,
     config,
@@ -137,7 +133,13 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host })
   const { port } = app.server.address() as AddressInfo
-  const site = config.publicUrl ?? config.localUrl.replace(/:0$/, `:${port}`)
+  // PORT=0 lets the system pick the port: mailed links and the banner name the one it picked.
+  config.localUrl = config.localUrl.replace(/:0$/, `:${port}`)
+  const site = config.publicUrl ?? config.localUrl
+  if (!config.publicUrl)
+    app.log.warn(
+      `PUBLIC_URL is not set: mailed links point to ${config.localUrl}${config.publicHosts.length ? ` (or one of PUBLIC_HOSTS when the request names it)` : ''}. Set PUBLIC_URL in production.`,
+    )
   app.log.info(`Pennant is ready at ${site} (database: ${database.kind})`)
   // Last, after "ready", so it does not scroll away behind the start's own lines.
   if (created && !config.adminPassword)
@@ -145,7 +147,7 @@ async function main() {
   // In the background: a probe container checks that challenge containers cannot reach this
   // host (the server's own port included); it warns when it cannot say so.
   void infra.containers?.isolation
-    .verify(config.port)
+    .verify(port)
     .catch((err: unknown) => app.log.warn({ err }, 'the container isolation check failed'))
 }
 

@@ -188,6 +188,8 @@ describe('the built server', () => {
       const text = out.text
       expect(text.indexOf('Pennant is ready at http://127.0.0.1:')).toBeGreaterThan(0)
       expect(text.indexOf('┌')).toBeGreaterThan(text.indexOf('Pennant is ready at'))
+      // With PORT=0 the warning names the port the system picked, not 0.
+      expect(text).toContain(`PUBLIC_URL is not set: mailed links point to ${base}.`)
       const password = /│ +password: +(\S+)/.exec(text)?.[1]
       expect(password).toBeTruthy()
       const file = path.join(dir, 'first-admin.txt')
