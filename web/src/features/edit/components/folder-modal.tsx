@@ -1,21 +1,9 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  FileButton,
-  Group,
-  List,
-  Progress,
-  Stack,
-  Table,
-  Text,
-} from '@mantine/core'
-import { IconAlertTriangle, IconFileZip } from '@tabler/icons-react'
+import { Alert, Badge, Button, Checkbox, Group, List, Progress, Stack, Table, Text } from '@mantine/core'
+import { IconAlertTriangle } from '@tabler/icons-react'
 import { useState } from 'react'
 import { EditModal } from '@/components/edit-modal'
+import { ZipPicker } from '@/components/zip-picker'
 import { useTranslation } from '@/i18n'
-import { formatSize } from '@/utils/format-size'
 import { notify } from '@/utils/notify'
 import { type FolderPlan, type FolderPlanItem, sendFolder, useEditChallenges } from '../api'
 import '@mantine/core/styles/Checkbox.css'
@@ -132,23 +120,12 @@ export function FolderModal({
         {!plan ? (
           <>
             <Text size="sm">{t('admin.folder.intro')}</Text>
-            <Group gap="sm" wrap="wrap">
-              <FileButton onChange={setFile} accept=".zip,application/zip">
-                {(props) => (
-                  <Button {...props} variant="light" leftSection={<IconFileZip size={16} aria-hidden />}>
-                    {t('admin.folder.choose')}
-                  </Button>
-                )}
-              </FileButton>
-              <Text
-                size="sm"
-                c={file ? undefined : 'dimmed'}
-                style={{ wordBreak: 'break-all' }}
-                aria-live="polite"
-              >
-                {file ? `${file.name} (${formatSize(file.size)})` : t('admin.folder.no_file')}
-              </Text>
-            </Group>
+            <ZipPicker
+              file={file}
+              onChange={setFile}
+              chooseLabel={t('admin.folder.choose')}
+              noFileLabel={t('admin.folder.no_file')}
+            />
             <Checkbox
               label={t('admin.folder.prune_label')}
               description={t('admin.folder.prune_hint')}

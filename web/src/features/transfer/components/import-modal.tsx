@@ -1,9 +1,10 @@
-import { Alert, Button, Checkbox, FileButton, Group, List, Progress, Stack, Table, Text } from '@mantine/core'
-import { IconAlertTriangle, IconFileZip } from '@tabler/icons-react'
+import { Alert, Button, Checkbox, Group, List, Progress, Stack, Table, Text } from '@mantine/core'
+import { IconAlertTriangle } from '@tabler/icons-react'
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import { useRevalidate } from '@/api/hooks'
 import { EditModal } from '@/components/edit-modal'
+import { ZipPicker } from '@/components/zip-picker'
 import { paths } from '@/features/paths'
 import { useTranslation } from '@/i18n'
 import { formatSize } from '@/utils/format-size'
@@ -108,23 +109,12 @@ export function ImportModal({ opened, onClose }: { opened: boolean; onClose: () 
         {!preview ? (
           <>
             <Text size="sm">{t('admin.transfer.import_intro')}</Text>
-            <Group gap="sm" wrap="wrap">
-              <FileButton onChange={setFile} accept=".zip,application/zip">
-                {(props) => (
-                  <Button {...props} variant="light" leftSection={<IconFileZip size={16} aria-hidden />}>
-                    {t('admin.transfer.choose')}
-                  </Button>
-                )}
-              </FileButton>
-              <Text
-                size="sm"
-                c={file ? undefined : 'dimmed'}
-                style={{ wordBreak: 'break-all' }}
-                aria-live="polite"
-              >
-                {file ? `${file.name} (${formatSize(file.size)})` : t('admin.transfer.no_file')}
-              </Text>
-            </Group>
+            <ZipPicker
+              file={file}
+              onChange={setFile}
+              chooseLabel={t('admin.transfer.choose')}
+              noFileLabel={t('admin.transfer.no_file')}
+            />
             <Checkbox
               label={t('admin.transfer.full_label')}
               description={t('admin.transfer.full_hint')}
