@@ -1,51 +1,35 @@
-import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TURN_MS } from '../../src/modules/game/board-share.ts'
-import {
-  acceptedPlayer,
-  adminAgent,
-  createGame,
-  eventually,
-  staticChallenge,
-  type TestUser,
-} from '../factories.ts'
+import { eventually, type TestUser } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
-import { createTestApp, type TestApp } from '../helpers/app.ts'
+import type { TestApp } from '../helpers/app.ts'
+import { REDIS_URL, twoAppsReady as ready, twoApps } from './two-apps.ts'
 
 // Two servers (apps) on one PostgreSQL and one Redis: after solves, one of them renders the
 // board and the other serves its bytes; when the turn's holder hands nothing over, each renders
-// its own. Its own Redis key prefix keeps parallel runs apart.
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
-const PREFIX = `pennant-t-${randomBytes(4).toString('hex')}:`
+// its own.
 const FLAG = 'flag{rendered-once}'
 
+let servers: Awaited<ReturnType<typeof twoApps>>
 let a: TestApp
 let b: TestApp
 let redis: Redis
+let PREFIX: string
 let game: { id: number }
 let challenge: { id: number }
-let players: (TestUser & { teamId: number })[]
-
-const ready = !!process.env.TEST_DATABASE_URL
+let players: Awaited<ReturnType<typeof twoApps>>['players']
 
 beforeAll(async () => {
   if (!ready) return
   redis = new Redis(REDIS_URL)
-  a = await createTestApp({ REDIS_URL, REDIS_PREFIX: PREFIX })
-  b = await createTestApp({ REDIS_URL, REDIS_PREFIX: PREFIX }, {}, { url: a.databaseUrl })
-  const admin = await adminAgent(a.app)
-  game = await createGame(admin)
-  challenge = await staticChallenge(admin, game.id, FLAG)
-  players = await Promise.all(Array.from({ length: 4 }, () => acceptedPlayer(a.app, admin, game.id)))
+  servers = await twoApps({ flag: FLAG, players: 4 })
+  ;({ a, b, game, challenge, players, prefix: PREFIX } = servers)
 }, 60_000)
 
 afterAll(async () => {
   if (!ready) return
-  await b?.close()
-  await a?.close()
-  const keys = await redis.keys(`${PREFIX}*`)
-  if (keys.length) await redis.del(...keys)
+  await servers?.close()
   await redis.quit()
 }, 60_000)
 

@@ -1,50 +1,29 @@
-import { randomBytes } from 'node:crypto'
-import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  acceptedPlayer,
-  adminAgent,
-  createGame,
-  eventually,
-  staticChallenge,
-  type TestUser,
-} from '../factories.ts'
+import { eventually, type TestUser } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
-import { createTestApp, type TestApp } from '../helpers/app.ts'
+import type { TestApp } from '../helpers/app.ts'
+import { twoAppsReady as ready, twoApps } from './two-apps.ts'
 
 // Two servers (apps) on one PostgreSQL and one Redis, as behind a round-robin proxy: the same
 // board must carry the same ETag on both, so a conditional read from one answers 304 on the
-// other. Its own Redis key prefix keeps parallel runs apart.
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
-const PREFIX = `pennant-t-${randomBytes(4).toString('hex')}:`
+// other.
 const FLAG = 'flag{same-tag}'
 
+let servers: Awaited<ReturnType<typeof twoApps>>
 let a: TestApp
 let b: TestApp
 let game: { id: number }
 let challenge: { id: number }
-let players: (TestUser & { teamId: number })[]
-
-const ready = !!process.env.TEST_DATABASE_URL
+let players: Awaited<ReturnType<typeof twoApps>>['players']
 
 beforeAll(async () => {
   if (!ready) return
-  a = await createTestApp({ REDIS_URL, REDIS_PREFIX: PREFIX })
-  b = await createTestApp({ REDIS_URL, REDIS_PREFIX: PREFIX }, {}, { url: a.databaseUrl })
-  const admin = await adminAgent(a.app)
-  game = await createGame(admin)
-  challenge = await staticChallenge(admin, game.id, FLAG)
-  players = await Promise.all(Array.from({ length: 3 }, () => acceptedPlayer(a.app, admin, game.id)))
+  servers = await twoApps({ flag: FLAG, players: 3 })
+  ;({ a, b, game, challenge, players } = servers)
 }, 60_000)
 
 afterAll(async () => {
-  if (!ready) return
-  await b?.close()
-  await a?.close()
-  const redis = new Redis(REDIS_URL)
-  const keys = await redis.keys(`${PREFIX}*`)
-  if (keys.length) await redis.del(...keys)
-  await redis.quit()
+  if (ready) await servers?.close()
 }, 60_000)
 
 const board = (t: TestApp, etag?: string) =>
