@@ -4,7 +4,7 @@ import { TURN_MS } from '../../src/modules/game/board-share.ts'
 import { eventually, type TestUser } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
 import type { TestApp } from '../helpers/app.ts'
-import { REDIS_URL, twoAppsReady as ready, twoApps } from './two-apps.ts'
+import { as, REDIS_URL, twoAppsReady as ready, twoApps } from './two-apps.ts'
 
 // Two servers (apps) on one PostgreSQL and one Redis: after solves, one of them renders the
 // board and the other serves its bytes; when the turn's holder hands nothing over, each renders
@@ -57,9 +57,7 @@ async function renders(t: TestApp): Promise<number> {
 }
 
 async function solve(t: TestApp, player: TestUser) {
-  const agent = new Agent(t.app, player.agent.ip)
-  for (const [k, v] of player.agent.cookies) agent.cookies.set(k, v)
-  const res = await agent.post(`/api/game/${game.id}/challenges/${challenge.id}`, { flag: FLAG })
+  const res = await as(t, player).post(`/api/game/${game.id}/challenges/${challenge.id}`, { flag: FLAG })
   expect(res.statusCode).toBe(200)
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventually, type TestUser } from '../factories.ts'
 import { Agent } from '../helpers/agent.ts'
 import type { TestApp } from '../helpers/app.ts'
-import { twoAppsReady as ready, twoApps } from './two-apps.ts'
+import { as, twoAppsReady as ready, twoApps } from './two-apps.ts'
 
 // Two servers (apps) on one PostgreSQL and one Redis, as behind a round-robin proxy: the same
 // board must carry the same ETag on both, so a conditional read from one answers 304 on the
@@ -48,13 +48,6 @@ async function sameBoard(solvers: number) {
     expect(bodyA).toEqual(bodyB)
     return { onA, onB, etag: onA.headers.etag as string }
   }, 5000)
-}
-
-/** The player's browser talking to server `t` (the proxy may send any request to either). */
-function as(t: TestApp, player: TestUser): Agent {
-  const agent = new Agent(t.app, player.agent.ip)
-  for (const [k, v] of player.agent.cookies) agent.cookies.set(k, v)
-  return agent
 }
 
 async function solve(t: TestApp, player: TestUser) {

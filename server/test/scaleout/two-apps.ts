@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { acceptedPlayer, adminAgent, createGame, staticChallenge, type TestUser } from '../factories.ts'
+import { Agent } from '../helpers/agent.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
@@ -31,4 +32,11 @@ export async function twoApps(opts: { flag: string; players: number }) {
     await redis.quit()
   }
   return { a, b, prefix, game, challenge, players, close }
+}
+
+/** The player's browser talking to server `t` (the proxy may send any request to either). */
+export function as(t: TestApp, player: TestUser): Agent {
+  const agent = new Agent(t.app, player.agent.ip)
+  for (const [k, v] of player.agent.cookies) agent.cookies.set(k, v)
+  return agent
 }

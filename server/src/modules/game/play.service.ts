@@ -22,8 +22,6 @@ interface Attempt {
   teamId: number
   userId: string
   answer: string
-  /** ISO time of the request. */
-  time: string
 }
 
 /**
@@ -40,8 +38,17 @@ const wellFormed = (text: string) =>
  * together by the next one, so a burst costs one round trip instead of one per flag (group
  * commit). A team's second attempt at the same challenge waits for the next statement, since
  * one statement updates a row once. Undefined: no instance, or the limit is reached.
+ *
+ * A submission's time is taken by the statement that records it, once it holds its row: bloods
+ * are handed out as right answers are judged, and a judge (on any server) sees only committed
+ * submissions, while the board orders solvers by time. Stamped when the request arrived, a flag
+ * that then waited (a busy server, a statement ahead of it, a free connection) could be
+ * committed after a later one was judged first blood, and the board named another team than
+ * the notice (seen with three servers). Now the two orders can differ only by the time between
+ * the stamp and the commit of one statement. The database's clock is read with the offset of
+ * the platform's clock (zero but in tests that move time), so the time is the platform's time.
  */
-function createSubmissionRecorder(db: Db, scheduled: () => boolean) {
+function createSubmissionRecorder(db: Db, clock: Clock, scheduled: () => boolean) {
   type Waiting = { attempt: Attempt; resolve: (id: number | undefined) => void; reject: (e: unknown) => void }
   let waiting: Waiting[] = []
   let busy = false
@@ -49,6 +56,8 @@ function createSubmissionRecorder(db: Db, scheduled: () => boolean) {
   async function insert(group: Attempt[]): Promise<{ id: number; c: number; p: number }[]> {
     // Scheduled release: no flag before the challenge opens or from the moment it closes.
     const timed = scheduled()
+    const at = clock.date().toISOString()
+    const offsetMs = clock.now() - Date.now()
     const result = await db.execute(sql`
       with v as (
         select * from jsonb_to_recordset(${JSON.stringify(
@@ -60,7 +69,7 @@ function createSubmissionRecorder(db: Db, scheduled: () => boolean) {
             t: a.teamId,
             u: a.userId,
             a: wellFormed(a.answer),
-            at: a.time,
+            at,
           })),
         )}::jsonb) as v(i int, c int, p int, g int, t int, u uuid, a text, at timestamptz)
       ), locked as materialized (
@@ -79,7 +88,10 @@ function createSubmissionRecorder(db: Db, scheduled: () => boolean) {
         returning v.i
       )
       insert into ${submissions} (answer, status, submit_time_utc, user_id, team_id, participation_id, game_id, challenge_id)
-      select v.a, 'FlagSubmitted', v.at, v.u, v.t, v.p, v.g, v.c from v join attempt on attempt.i = v.i
+      select v.a, 'FlagSubmitted',
+        date_trunc('milliseconds', clock_timestamp() + ${offsetMs}::float8 * interval '1 millisecond'),
+        v.u, v.t, v.p, v.g, v.c
+      from v join attempt on attempt.i = v.i
       order by v.i
       returning id, challenge_id c, participation_id p`)
     return (result as unknown as { rows: { id: number; c: number; p: number }[] }).rows
@@ -137,7 +149,7 @@ export function createPlayService(deps: {
 }) {
   const { db } = deps
   const scheduled = deps.scheduled ?? (() => false)
-  const recorder = createSubmissionRecorder(db, scheduled)
+  const recorder = createSubmissionRecorder(db, deps.clock, scheduled)
 
   return {
     async challenge(actor: SessionUser, gameId: number, challengeId: number) {
@@ -182,7 +194,6 @@ export function createPlayService(deps: {
       if (!answer) throw fail('Model_FlagRequired')
       // UTF-16 code units, as the reference counts (an emoji is two), not code points.
       if (answer.length > 127) throw fail('Model_FlagTooLong')
-      const submitTime = deps.clock.date()
       const { participation } = await deps.context.requirePlaying(actor, gameId)
       const id = await recorder.record({
         challengeId,
@@ -191,9 +202,9 @@ export function createPlayService(deps: {
         teamId: participation.teamId,
         userId: actor.id,
         answer,
-        time: submitTime.toISOString(),
       })
       if (id === undefined) {
+        const submitTime = deps.clock.date()
         const [instance] = await db
           .select({
             count: gameInstances.submissionCount,
