@@ -39,18 +39,16 @@ const TOP = 10
 const COMMA = 0x2c
 const ZERO = 0x30
 
+/** One counted solve (a few fields only: a board of 6 000 teams holds tens of thousands). */
 interface Solve {
   ch: ChallengeState
+  team: TeamState
   time: number
   userName: string | null
   /** Arrival order: breaks ties between equal times as the reference does (input order). */
   seq: number
   /** 0 for a normal solve, 1 to 3 for first to third blood. */
   rank: number
-  /** The end of this solve's JSON: `,"type":…` comes before it, then `,"userName":…,"time":…}`. */
-  tail: string
-  /** UTF-8 length of `tail`. */
-  tailBytes: number
   /** Offset of its points' digits in its team's `solved` (-1: not written yet). */
   at: number
 }
@@ -60,8 +58,6 @@ interface TeamState {
   order: number
   /** The team's solves in time order. */
   solves: Solve[]
-  /** Its solves by challenge id (a team counts one solve per challenge). */
-  byChallenge: Map<number, Solve>
   score: number
   /** Time of the last solve (NO_TIME before the first). */
   last: number
@@ -81,7 +77,7 @@ interface TeamState {
 interface ChallengeState {
   c: BoardChallenge
   /** Solves of accepted teams, in time order. */
-  solvers: { team: TeamState; solve: Solve }[]
+  solvers: Solve[]
   /** Points of a normal solve and of bloods 1 to 3, at the current solve count. */
   points: number[]
   /** Their decimal text, as written in the solvers' lists. */
@@ -162,7 +158,6 @@ export class LiveBoard {
         team,
         order,
         solves: [],
-        byChallenge: new Map(),
         score: 0,
         last: NO_TIME,
         solved: new ByteList(),
@@ -194,15 +189,14 @@ export class LiveBoard {
       const team = board.teams.get(s.participationId)
       const ch = board.challenges.get(s.challengeId)
       // In time order, a team's first solve of a challenge is its earliest: later ones never count.
-      if (!team || !ch || s.time >= input.endTime || team.byChallenge.has(ch.c.id)) continue
-      const solve = board.newSolve(ch, s)
+      if (!team || !ch || s.time >= input.endTime || solveOf(team, ch)) continue
+      const solve = board.newSolve(ch, team, s)
       team.solves.push(solve)
       team.appended.push(solve)
-      team.byChallenge.set(ch.c.id, solve)
       team.last = solve.time
       board.stale.add(team)
       board.solveCount++
-      ch.solvers.push({ team, solve })
+      ch.solvers.push(solve)
     }
     for (const ch of board.challenges.values()) board.rerank(ch)
     return board
@@ -213,18 +207,14 @@ export class LiveBoard {
     const team = this.teams.get(s.participationId)
     const ch = this.challenges.get(s.challengeId)
     if (!team || !ch || s.time >= this.input.endTime) return
-    const existing = team.byChallenge.get(ch.c.id)
+    const existing = solveOf(team, ch)
     if (existing) {
       // Only a team's earliest solve of a challenge counts.
       if (existing.time <= s.time) return
       team.solves.splice(team.solves.indexOf(existing), 1)
-      ch.solvers.splice(
-        ch.solvers.findIndex((x) => x.solve === existing),
-        1,
-      )
+      ch.solvers.splice(ch.solvers.indexOf(existing), 1)
     }
-    const solve = this.newSolve(ch, s)
-    team.byChallenge.set(ch.c.id, solve)
+    const solve = this.newSolve(ch, team, s)
     if (!existing) this.solveCount++
     // Appended when it is the team's latest solve; anywhere else the list is written again.
     if (insertSorted(team.solves, solve, bySolveOrder) === team.solves.length - 1 && !existing)
@@ -232,21 +222,19 @@ export class LiveBoard {
     else team.rewrite = true
     team.last = team.solves.at(-1)!.time
     this.stale.add(team)
-    insertSorted(ch.solvers, { team, solve }, (a, b) => bySolveOrder(a.solve, b.solve))
+    insertSorted(ch.solvers, solve, bySolveOrder)
     if (acceptedCount !== undefined) ch.c.acceptedCount = Math.max(ch.c.acceptedCount, acceptedCount)
     this.rerank(ch)
   }
 
-  private newSolve(ch: ChallengeState, s: BoardSolve): Solve {
-    const tail = `,"userName":${JSON.stringify(s.userName)},"time":${s.time}}`
+  private newSolve(ch: ChallengeState, team: TeamState, s: BoardSolve): Solve {
     return {
       ch,
+      team,
       time: s.time,
       userName: s.userName,
       seq: this.seq++,
       rank: 0,
-      tail,
-      tailBytes: Buffer.byteLength(tail),
       at: -1,
     }
   }
@@ -256,7 +244,8 @@ export class LiveBoard {
     const bloods = ch.c.disableBloodBonus ? 0 : 3
     // Only the first four can change rank when a solve is inserted or removed.
     for (let i = 0; i < Math.min(4, ch.solvers.length); i++) {
-      const { team, solve } = ch.solvers[i]!
+      const solve = ch.solvers[i]!
+      const { team } = solve
       const rank = i < bloods ? i + 1 : 0
       if (solve.rank === rank) continue
       solve.rank = rank
@@ -287,7 +276,8 @@ export class LiveBoard {
         )
       ch.points = points
       ch.digits = digits
-      for (const { team, solve } of ch.solvers) {
+      for (const solve of ch.solvers) {
+        const { team } = solve
         this.stale.add(team)
         if (!inPlace) team.rewrite = true
         else if (solve.at >= 0 && !team.rewrite)
@@ -336,10 +326,10 @@ export class LiveBoard {
       solved: c.acceptedCount,
       bloods: c.disableBloodBonus
         ? []
-        : ch.solvers.slice(0, 3).map(({ team, solve }) => ({
-            id: team.team.id,
-            name: team.team.name,
-            avatar: team.team.avatar,
+        : ch.solvers.slice(0, 3).map((solve) => ({
+            id: solve.team.team.id,
+            name: solve.team.team.name,
+            avatar: solve.team.team.avatar,
             submitTimeUtc: solve.time,
           })),
       disableBloodBonus: c.disableBloodBonus,
@@ -470,11 +460,19 @@ function write(t: TeamState, solves: Solve[]): void {
     const digits = s.ch.digits[s.rank]!
     const type = TYPES[s.rank]!
     s.at = at + before.length
-    pieces.push(before, digits, ',"type":"', type, '"', s.tail)
+    const tail = `,"userName":${JSON.stringify(s.userName)},"time":${s.time}}`
+    pieces.push(before, digits, ',"type":"', type, '"', tail)
     // `,"type":"` and `"` are 10 bytes.
-    at = s.at + digits.length + 10 + type.length + s.tailBytes
+    at = s.at + digits.length + 10 + type.length + Buffer.byteLength(tail)
   }
   t.solved.append(pieces.join(''))
+}
+
+/** The team's counted solve of a challenge, if any (a team solves a few dozen at most). */
+function solveOf(team: TeamState, ch: ChallengeState): Solve | undefined {
+  const { solves } = team
+  for (let i = solves.length - 1; i >= 0; i--) if (solves[i]!.ch === ch) return solves[i]
+  return undefined
 }
 
 /** Inserts keeping the array sorted (equal elements keep arrival order); returns the index. */
