@@ -4,8 +4,8 @@
  * other work only ever adds to a round). Per board of `--teams 1000,6000` teams (30 challenges,
  * 10 solves per team, dynamic scores): the board's heap, then `--rounds 80` rebuilds of
  * `--solves 150` new solves each (every challenge's points change, as under a burst of correct
- * flags): its bytes (`toBytes`) and its tag (`boardTag`), and Brotli at the board's quality
- * (what compressing a version ahead costs). `--board path/to/live-board.ts` measures another
+ * flags): its bytes (`toBytes`) and its tag (`boardTag`), and Brotli at the board's quality and
+ * gzip (what compressing a version ahead costs). `--board path/to/live-board.ts` measures another
  * version of the board (e.g. `git show <commit>:server/src/engine/live-board.ts > /tmp/old.ts`
  * with its imports pointed back at server/src/engine). Run it with `node --expose-gc` for the heap.
  */
@@ -109,11 +109,15 @@ async function measure(teams: number) {
     costs.push(cpuMs(started))
   }
   const brotli: number[] = []
+  const gzip: number[] = []
   const copy = Buffer.from(bytes)
   for (let i = 0; i < 5; i++) {
-    const started = process.cpuUsage()
+    let started = process.cpuUsage()
     await compress(copy, 'br', 5)
     brotli.push(cpuMs(started))
+    started = process.cpuUsage()
+    await compress(copy, 'gzip')
+    gzip.push(cpuMs(started))
   }
   costs.sort((a, b) => a - b)
   return {
@@ -123,17 +127,20 @@ async function measure(teams: number) {
     least: costs[0]!,
     median: costs[costs.length >> 1]!,
     brotli: Math.min(...brotli),
+    gzip: Math.min(...gzip),
   }
 }
 
 console.log(
   `Board: ${path.relative(process.cwd(), boardFile)}; ${perRound} solves per rebuild, ${rounds} rebuilds`,
 )
-console.log('| teams | board | heap | rebuild CPU: least / median | Brotli q5 of one version |')
+console.log(
+  '| teams | board | heap | rebuild CPU: least / median | one version compressed: Brotli q5, gzip |',
+)
 console.log('|---|---|---|---|---|')
 for (const teams of opt('teams', '1000,6000').split(',').map(Number)) {
   const m = await measure(teams)
   console.log(
-    `| ${m.teams} | ${m.mib.toFixed(2)} MiB | ${gc ? `${m.heap.toFixed(1)} MiB` : '(--expose-gc)'} | ${m.least.toFixed(1)} / ${m.median.toFixed(1)} ms | ${m.brotli.toFixed(0)} ms |`,
+    `| ${m.teams} | ${m.mib.toFixed(2)} MiB | ${gc ? `${m.heap.toFixed(1)} MiB` : '(--expose-gc)'} | ${m.least.toFixed(1)} / ${m.median.toFixed(1)} ms | ${m.brotli.toFixed(0)}, ${m.gzip.toFixed(0)} ms |`,
   )
 }
