@@ -113,6 +113,83 @@ describe(LiveBoard, () => {
     },
   )
 
+  it.each(Array.from({ length: 30 }, (_, i) => i + 1))(
+    'writes, solve by solve, the very bytes of a board built afresh, into a buffer of their exact size (game %i)',
+    (seed) => {
+      // Points rewritten in place, lists appended or written again, teams moving in the order:
+      // none of it may leave a byte different from serialising the same solves from scratch.
+      const input = randomGame(seed)
+      const r = rng(seed * 17)
+      const shuffled = [...input.solves].sort(() => r(3) - 1)
+      const solvers = new Map(input.challenges.map((c) => [c.id, new Set<number>()]))
+      const counts = () => input.challenges.map((c) => ({ ...c, acceptedCount: solvers.get(c.id)!.size }))
+      const live = new LiveBoard({ ...input, challenges: counts() })
+      shuffled.forEach((s, k) => {
+        if (s.time < input.endTime) solvers.get(s.challengeId)!.add(s.participationId)
+        live.addSolve(s, solvers.get(s.challengeId)!.size)
+        if (r(2) === 0 || k === shuffled.length - 1) {
+          let asked = -1
+          const bytes = live.toBytes(123, (size) => {
+            asked = size
+            return Buffer.alloc(size + 64)
+          })
+          expect(bytes.length).toBe(asked)
+          const fresh = LiveBoard.from({ ...input, challenges: counts(), solves: shuffled.slice(0, k + 1) })
+          expect(bytes.toString()).toBe(fresh.toJson(123))
+        }
+      })
+    },
+  )
+
+  it('keeps a team’s line right when a challenge’s points change width or its bloods move', () => {
+    // 1000 points fall to three digits with the second solve; a later solve that is earlier
+    // than the first takes the first blood from it.
+    const input: BoardInput = {
+      bloodBonus: DEFAULT_BLOOD_BONUS,
+      endTime: 1_000_000,
+      teams: [1, 2, 3].map((i) => ({
+        id: i,
+        participationId: 10 + i,
+        name: `tëam ${i}`,
+        bio: null,
+        avatar: null,
+        division: i === 2 ? 'Student' : null,
+      })),
+      challenges: [
+        {
+          id: 7,
+          title: 'c',
+          category: 'Web',
+          categoryOrder: 1,
+          originalScore: 1000,
+          minScoreRate: 0.25,
+          difficulty: 3,
+          acceptedCount: 0,
+          disableBloodBonus: false,
+        },
+      ],
+      solves: [],
+      now: 0,
+    }
+    const solves: BoardSolve[] = [
+      { challengeId: 7, participationId: 11, userName: 'ä', time: 500 },
+      { challengeId: 7, participationId: 12, userName: null, time: 600 },
+      { challengeId: 7, participationId: 13, userName: 'c', time: 400 },
+    ]
+    const live = new LiveBoard(input)
+    solves.forEach((s, k) => {
+      live.addSolve(s, k + 1)
+      const expected = buildScoreboard({
+        ...input,
+        challenges: [{ ...input.challenges[0]!, acceptedCount: k + 1 }],
+        solves: solves.slice(0, k + 1),
+      })
+      expect(JSON.parse(live.toJson(5))).toEqual({ ...expected, updateTimeUtc: 5 })
+      for (const item of expected.items) expect(live.teamItem(item.id)).toEqual(item)
+    })
+    expect(live.teamItem(99)).toBeNull()
+  })
+
   it('raises a challenge’s solve count as solves are judged', () => {
     const input = randomGame(5)
     const c = input.challenges[0]!

@@ -14,36 +14,43 @@ import { dynamicScore } from './scoring.ts'
 
 /**
  * The scoreboard kept up to date one solve at a time, giving the same result as
- * `buildScoreboard` (tested against it) at a cost per solve that does not grow with the total
- * number of solves:
+ * `buildScoreboard` (tested against it) at a cost per snapshot that grows with what changed,
+ * plus one copy of the board's bytes:
  * - a solve is inserted in its team's and its challenge's time-ordered lists (binary search)
- *   and marks the challenge changed; nothing else is computed per solve;
+ *   and marks its team and challenge changed; nothing else is computed per solve;
  * - points are not stored per solve: a solve earns its challenge's current points for its
- *   rank (normal, or blood 1 to 3), kept per challenge and recomputed once per change;
- * - before a snapshot, the changed challenges' solvers get their team totals recomputed;
- * - each team's solved list is kept as bytes: a solve that lands at its end (the usual case)
- *   is appended in place; the list is written again only when one of its points or bloods
- *   changed (each solve's JSON is its challenge's `{"id":…,"score":…,"type":…` plus its own
- *   tail);
- * - a snapshot sorts the teams and copies the bytes into one buffer, which the caller may
- *   supply: big boards are not allocated anew at each snapshot (fresh external memory of that
- *   size makes V8 run full garbage collections).
+ *   rank (normal, or blood 1 to 3), kept per challenge and recomputed once per change; only
+ *   the teams whose score may have moved are summed again before a snapshot;
+ * - the teams stay in rank order between snapshots: a snapshot sorts the previous order again,
+ *   which costs about one comparison per team when few teams moved (the sort is adaptive);
+ * - each team's solved list is kept as bytes, with the offset of every solve's points: when a
+ *   challenge's points change (nearly every solve, with dynamic scores) to as many digits, its
+ *   solvers' lists get the new digits written in place; a list is written again only when
+ *   its order, a blood or the points' width changed; a solve that lands at its end (the
+ *   usual case) is appended;
+ * - a snapshot writes each team's numbers and copies its bytes into one buffer, which the
+ *   caller may supply: big boards are not allocated anew at each snapshot (fresh external
+ *   memory of that size makes V8 run full garbage collections).
  */
 
 const BLOODS: SubmissionType[] = ['FirstBlood', 'SecondBlood', 'ThirdBlood']
 const TYPES: SubmissionType[] = ['Normal', ...BLOODS]
 const TOP = 10
+const COMMA = 0x2c
+const ZERO = 0x30
 
+/** One counted solve (a few fields only: a board of 6 000 teams holds tens of thousands). */
 interface Solve {
   ch: ChallengeState
+  team: TeamState
   time: number
   userName: string | null
   /** Arrival order: breaks ties between equal times as the reference does (input order). */
   seq: number
   /** 0 for a normal solve, 1 to 3 for first to third blood. */
   rank: number
-  /** The end of this solve's JSON: `,"userName":…,"time":…}`. */
-  tail: string
+  /** Offset of its points' digits in its team's `solved` (-1: not written yet). */
+  at: number
 }
 
 interface TeamState {
@@ -51,39 +58,41 @@ interface TeamState {
   order: number
   /** The team's solves in time order. */
   solves: Solve[]
-  /** Its solves by challenge id (a team counts one solve per challenge). */
-  byChallenge: Map<number, Solve>
   score: number
-  /** The score must be summed again (one of its challenges changed). */
-  stale: boolean
-  /** Solves added at the end since the score was summed: their points are added to it. */
-  unscored: Solve[]
+  /** Time of the last solve (NO_TIME before the first). */
+  last: number
   /** UTF-8 of the team's solves as JSON objects joined by commas, up to `appended`. */
   solved: ByteList
   /** Solves added at the end of the list since `solved` was written. */
   appended: Solve[]
-  /** `solved` must be written again (a point, a blood or the order changed). */
+  /** `solved` must be written again (the order, a blood or the width of some points changed). */
   rewrite: boolean
-  /** JSON of the fields that never change: id, name, bio, division, avatar. */
-  head: string
+  /** 1-based rank and rank within the division, as of the last sort. */
+  rank: number
+  divisionRank: number | null
+  /** UTF-8 of `{"id":…,"name":…,"bio":…,"division":…,"avatar":…` (fields that never change). */
+  head: Buffer
 }
 
 interface ChallengeState {
   c: BoardChallenge
   /** Solves of accepted teams, in time order. */
-  solvers: { team: TeamState; solve: Solve }[]
+  solvers: Solve[]
   /** Points of a normal solve and of bloods 1 to 3, at the current solve count. */
   points: number[]
-  /** `{"id":…,"score":…,"type":"…"` for each rank. */
-  parts: string[]
+  /** Their decimal text, as written in the solvers' lists. */
+  digits: string[]
 }
 
 const bySolveOrder = (a: Solve, b: Solve) => a.time - b.time || a.seq - b.seq
+const byRank = (a: TeamState, b: TeamState) => b.score - a.score || a.last - b.last || a.order - b.order
 
 /** Bytes that grow in place (capacity doubles), so appending does not copy the whole list. */
 class ByteList {
-  private buf = Buffer.alloc(0)
+  buf = Buffer.alloc(0)
   length = 0
+  /** `buf` up to `length`, made again only when either changed. */
+  private view = this.buf
 
   append(text: string): void {
     const need = this.length + Buffer.byteLength(text)
@@ -100,16 +109,35 @@ class ByteList {
   }
 
   copyTo(target: Buffer, offset: number): number {
-    return this.buf.copy(target, offset, 0, this.length)
+    if (this.view.buffer !== this.buf.buffer || this.view.length !== this.length)
+      this.view = this.buf.subarray(0, this.length)
+    target.set(this.view, offset)
+    return this.length
+  }
+}
+
+/** Writes the digits of `n` (a non-negative integer of exactly `width` digits) at `at`. */
+function putDigits(buf: Buffer, at: number, width: number, n: number): void {
+  for (let i = at + width - 1; i >= at; i--) {
+    buf[i] = ZERO + (n % 10)
+    n = Math.floor(n / 10)
   }
 }
 
 export class LiveBoard {
   private readonly teams = new Map<number, TeamState>()
+  /** Teams by team id (the team details route), the first participation of each. */
+  private readonly byTeamId = new Map<number, TeamState>()
   private readonly challenges = new Map<number, ChallengeState>()
   private readonly ordered: ChallengeState[]
+  /** Every team, in rank order as of the last sort. */
+  private readonly ranking: TeamState[]
   /** Challenges whose points or solvers changed since the last `settle`. */
   private readonly changed = new Set<ChallengeState>()
+  /** Teams whose score must be summed again (a solve, a point or a blood of theirs changed). */
+  private readonly stale = new Set<TeamState>()
+  /** A score or a last solve time changed since the last sort. */
+  private unsorted = true
   private seq = 0
   /**
    * Solves on the board. Servers that heard the same solves hold the same count, so a board
@@ -126,22 +154,25 @@ export class LiveBoard {
         division: team.division,
         avatar: team.avatar,
       })
-      this.teams.set(team.participationId, {
+      const state: TeamState = {
         team,
         order,
         solves: [],
-        byChallenge: new Map(),
         score: 0,
-        stale: false,
-        unscored: [],
+        last: NO_TIME,
         solved: new ByteList(),
         appended: [],
         rewrite: false,
-        head: head.slice(0, -1),
-      })
+        rank: 0,
+        divisionRank: null,
+        head: Buffer.from(head.slice(0, -1)),
+      }
+      this.teams.set(team.participationId, state)
+      if (!this.byTeamId.has(team.id)) this.byTeamId.set(team.id, state)
     })
+    this.ranking = [...this.teams.values()]
     for (const c of input.challenges) {
-      const ch: ChallengeState = { c: { ...c }, solvers: [], points: [], parts: [] }
+      const ch: ChallengeState = { c: { ...c }, solvers: [], points: [], digits: [] }
       this.challenges.set(c.id, ch)
       this.changed.add(ch)
     }
@@ -158,13 +189,14 @@ export class LiveBoard {
       const team = board.teams.get(s.participationId)
       const ch = board.challenges.get(s.challengeId)
       // In time order, a team's first solve of a challenge is its earliest: later ones never count.
-      if (!team || !ch || s.time >= input.endTime || team.byChallenge.has(ch.c.id)) continue
-      const solve = board.newSolve(ch, s)
+      if (!team || !ch || s.time >= input.endTime || solveOf(team, ch)) continue
+      const solve = board.newSolve(ch, team, s)
       team.solves.push(solve)
       team.appended.push(solve)
-      team.byChallenge.set(ch.c.id, solve)
+      team.last = solve.time
+      board.stale.add(team)
       board.solveCount++
-      ch.solvers.push({ team, solve })
+      ch.solvers.push(solve)
     }
     for (const ch of board.challenges.values()) board.rerank(ch)
     return board
@@ -175,40 +207,35 @@ export class LiveBoard {
     const team = this.teams.get(s.participationId)
     const ch = this.challenges.get(s.challengeId)
     if (!team || !ch || s.time >= this.input.endTime) return
-    const existing = team.byChallenge.get(ch.c.id)
+    const existing = solveOf(team, ch)
     if (existing) {
       // Only a team's earliest solve of a challenge counts.
       if (existing.time <= s.time) return
       team.solves.splice(team.solves.indexOf(existing), 1)
-      ch.solvers.splice(
-        ch.solvers.findIndex((x) => x.solve === existing),
-        1,
-      )
+      ch.solvers.splice(ch.solvers.indexOf(existing), 1)
     }
-    const solve = this.newSolve(ch, s)
-    team.byChallenge.set(ch.c.id, solve)
+    const solve = this.newSolve(ch, team, s)
     if (!existing) this.solveCount++
     // Appended when it is the team's latest solve; anywhere else the list is written again.
-    if (insertSorted(team.solves, solve, bySolveOrder) === team.solves.length - 1 && !existing) {
+    if (insertSorted(team.solves, solve, bySolveOrder) === team.solves.length - 1 && !existing)
       team.appended.push(solve)
-      team.unscored.push(solve)
-    } else {
-      team.rewrite = true
-      team.stale = true
-    }
-    insertSorted(ch.solvers, { team, solve }, (a, b) => bySolveOrder(a.solve, b.solve))
+    else team.rewrite = true
+    team.last = team.solves.at(-1)!.time
+    this.stale.add(team)
+    insertSorted(ch.solvers, solve, bySolveOrder)
     if (acceptedCount !== undefined) ch.c.acceptedCount = Math.max(ch.c.acceptedCount, acceptedCount)
     this.rerank(ch)
   }
 
-  private newSolve(ch: ChallengeState, s: BoardSolve): Solve {
+  private newSolve(ch: ChallengeState, team: TeamState, s: BoardSolve): Solve {
     return {
       ch,
+      team,
       time: s.time,
       userName: s.userName,
       seq: this.seq++,
       rank: 0,
-      tail: `,"userName":${JSON.stringify(s.userName)},"time":${s.time}}`,
+      at: -1,
     }
   }
 
@@ -217,52 +244,76 @@ export class LiveBoard {
     const bloods = ch.c.disableBloodBonus ? 0 : 3
     // Only the first four can change rank when a solve is inserted or removed.
     for (let i = 0; i < Math.min(4, ch.solvers.length); i++) {
-      const { team, solve } = ch.solvers[i]!
+      const solve = ch.solvers[i]!
+      const { team } = solve
       const rank = i < bloods ? i + 1 : 0
       if (solve.rank === rank) continue
       solve.rank = rank
-      team.stale = true
+      this.stale.add(team)
       team.rewrite = true
     }
     this.changed.add(ch)
   }
 
-  /** Brings points and team totals up to date with the solves added since the last call. */
+  /**
+   * Brings points and team totals up to date with the solves added since the last call: new
+   * points of as many digits are written into the solvers' lists in place.
+   */
   private settle(): void {
-    if (!this.changed.size) return
     for (const ch of this.changed) {
       const { c } = ch
       const score = dynamicScore(c.originalScore, c.minScoreRate, c.difficulty, c.acceptedCount)
       const points = TYPES.map((_, rank) =>
         awardedScore(score, this.input.bloodBonus, rank === 0 ? null : (rank as BloodRank)),
       )
-      // Same points (bloods that moved were handled by `rerank`): nothing to write again.
-      if (ch.parts.length && points.every((p, i) => p === ch.points[i])) continue
+      // Same points (bloods that moved were handled by `rerank`): no solver's total moves.
+      if (ch.digits.length && points.every((p, i) => p === ch.points[i])) continue
+      const digits = points.map(String)
+      const inPlace =
+        ch.digits.length > 0 &&
+        points.every(
+          (p, i) => Number.isSafeInteger(p) && p >= 0 && digits[i]!.length === ch.digits[i]!.length,
+        )
       ch.points = points
-      ch.parts = TYPES.map((type, rank) => `{"id":${c.id},"score":${points[rank]},"type":"${type}"`)
-      for (const { team } of ch.solvers) {
-        team.stale = true
-        team.rewrite = true
+      ch.digits = digits
+      for (const solve of ch.solvers) {
+        const { team } = solve
+        this.stale.add(team)
+        if (!inPlace) team.rewrite = true
+        else if (solve.at >= 0 && !team.rewrite)
+          putDigits(team.solved.buf, solve.at, digits[solve.rank]!.length, points[solve.rank]!)
       }
     }
     this.changed.clear()
-    for (const t of this.teams.values()) {
-      if (t.stale) {
-        let score = 0
-        for (const s of t.solves) score += s.ch.points[s.rank]!
-        t.score = score
-        t.stale = false
-      } else for (const s of t.unscored) t.score += s.ch.points[s.rank]!
-      if (t.unscored.length) t.unscored = []
+    if (!this.stale.size) return
+    for (const t of this.stale) {
+      let score = 0
+      for (const s of t.solves) score += s.ch.points[s.rank]!
+      t.score = score
     }
+    this.stale.clear()
+    this.unsorted = true
   }
 
+  /** The teams in rank order, their ranks and division ranks up to date. */
   private ranked(): TeamState[] {
     this.settle()
-    const last = (t: TeamState) => t.solves.at(-1)?.time ?? NO_TIME
-    return [...this.teams.values()].sort(
-      (a, b) => b.score - a.score || last(a) - last(b) || a.order - b.order,
-    )
+    if (!this.unsorted) return this.ranking
+    // The previous order is nearly sorted: TimSort takes its runs as they are.
+    this.ranking.sort(byRank)
+    const divisionCount = new Map<string, number>()
+    for (let i = 0; i < this.ranking.length; i++) {
+      const t = this.ranking[i]!
+      t.rank = i + 1
+      const d = t.team.division
+      if (d === null) t.divisionRank = null
+      else {
+        t.divisionRank = (divisionCount.get(d) ?? 0) + 1
+        divisionCount.set(d, t.divisionRank)
+      }
+    }
+    this.unsorted = false
+    return this.ranking
   }
 
   private challengeInfo(ch: ChallengeState): ChallengeInfo {
@@ -275,10 +326,10 @@ export class LiveBoard {
       solved: c.acceptedCount,
       bloods: c.disableBloodBonus
         ? []
-        : ch.solvers.slice(0, 3).map(({ team, solve }) => ({
-            id: team.team.id,
-            name: team.team.name,
-            avatar: team.team.avatar,
+        : ch.solvers.slice(0, 3).map((solve) => ({
+            id: solve.team.team.id,
+            name: solve.team.team.name,
+            avatar: solve.team.team.avatar,
             submitTimeUtc: solve.time,
           })),
       disableBloodBonus: c.disableBloodBonus,
@@ -297,13 +348,17 @@ export class LiveBoard {
     return this.ordered.length
   }
 
-  private item(t: TeamState, rank: number, divisionRank: number | null): ScoreboardItem {
+  private item(t: TeamState): ScoreboardItem {
     return {
-      ...t.team,
+      id: t.team.id,
+      name: t.team.name,
+      bio: t.team.bio,
+      division: t.team.division,
+      avatar: t.team.avatar,
       score: t.score,
-      rank,
-      divisionRank,
-      lastSubmissionTime: t.solves.at(-1)?.time ?? NO_TIME,
+      rank: t.rank,
+      divisionRank: t.divisionRank,
+      lastSubmissionTime: t.last,
       solvedChallenges: t.solves.map((s) => ({
         id: s.ch.c.id,
         score: s.ch.points[s.rank]!,
@@ -312,22 +367,15 @@ export class LiveBoard {
         time: s.time,
       })),
       solvedCount: t.solves.length,
-    } as ScoreboardItem & { participationId?: number }
+    }
   }
 
   /** One team's line of the board (null when the team is not on it). */
   teamItem(teamId: number): ScoreboardItem | null {
-    const ranked = this.ranked()
-    const i = ranked.findIndex((t) => t.team.id === teamId)
-    if (i < 0) return null
-    const t = ranked[i]!
-    const d = t.team.division
-    const divisionRank =
-      d === null ? null : ranked.slice(0, i + 1).filter((x) => x.team.division === d).length
-    const { participationId: _, ...item } = this.item(t, i + 1, divisionRank) as ScoreboardItem & {
-      participationId?: number
-    }
-    return item
+    const t = this.byTeamId.get(teamId)
+    if (!t) return null
+    this.ranked()
+    return this.item(t)
   }
 
   /** The whole board as JSON text (see `toBytes`). */
@@ -336,15 +384,11 @@ export class LiveBoard {
   }
 
   /**
-   * The whole board as UTF-8 JSON, assembled from cached bytes: only the teams with a changed
-   * solve are serialised again, the rest are copied as they are.
+   * The whole board as UTF-8 JSON, assembled from cached bytes: per team only its numbers are
+   * written, its fixed fields and its solved list are copied.
    */
   toBytes(now: number, alloc: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
     const ranked = this.ranked()
-    const divisionCount = new Map<string, number>()
-    /** Each team's line: the text before its solves and the text after them. */
-    const heads: string[] = []
-    const ends: string[] = []
     const timeline = (t: TeamState): TopTimeLine => {
       let total = 0
       return {
@@ -357,52 +401,78 @@ export class LiveBoard {
       }
     }
     const lines: Record<string, TopTimeLine[]> = { all: ranked.slice(0, TOP).map(timeline) }
-    ranked.forEach((t, i) => {
+    /** Each team's numbers before its solves (ASCII only, so its length is its size). */
+    const mids: string[] = new Array(ranked.length)
+    let size = 0
+    for (let i = 0; i < ranked.length; i++) {
+      const t = ranked[i]!
       const d = t.team.division
-      let divisionRank: number | null = null
-      if (d !== null) {
-        divisionRank = (divisionCount.get(d) ?? 0) + 1
-        divisionCount.set(d, divisionRank)
-        if (divisionRank <= TOP) lines[d] = [...(lines[d] ?? []), timeline(t)]
-      }
+      if (d !== null && t.divisionRank! <= TOP) lines[d] = [...(lines[d] ?? []), timeline(t)]
       if (t.rewrite) {
         t.solved.clear()
-        t.solved.append(serialise(t.solves, false))
+        write(t, t.solves)
         t.rewrite = false
         t.appended = []
       } else if (t.appended.length) {
-        t.solved.append(serialise(t.appended, t.solved.length > 0))
+        write(t, t.appended)
         t.appended = []
       }
-      const last = t.solves.at(-1)?.time ?? NO_TIME
-      heads.push(
-        `${i ? ',' : ''}${t.head},"score":${t.score},"rank":${i + 1},"divisionRank":${divisionRank},"lastSubmissionTime":${last},"solvedChallenges":[`,
-      )
-      ends.push(`],"solvedCount":${t.solves.length}}`)
-    })
-    const start = `{"updateTimeUtc":${now},"bloodBonus":${this.input.bloodBonus},"timeLines":${JSON.stringify(lines)},"items":[`
-    const finish = `],"challenges":${JSON.stringify(this.challengeGroups())},"challengeCount":${this.ordered.length}}`
-    let size = Buffer.byteLength(start) + Buffer.byteLength(finish)
-    ranked.forEach((t, i) => {
-      size += Buffer.byteLength(heads[i]!) + t.solved.length + Buffer.byteLength(ends[i]!)
-    })
+      const mid = `,"score":${t.score},"rank":${t.rank},"divisionRank":${t.divisionRank},"lastSubmissionTime":${t.last},"solvedChallenges":[`
+      mids[i] = mid
+      // A comma before, the head, the numbers, the solves, `],"solvedCount":N}`.
+      size += (i ? 1 : 0) + t.head.length + mid.length + t.solved.length + 17 + String(t.solves.length).length
+    }
+    const start = Buffer.from(
+      `{"updateTimeUtc":${now},"bloodBonus":${this.input.bloodBonus},"timeLines":${JSON.stringify(lines)},"items":[`,
+    )
+    const finish = Buffer.from(
+      `],"challenges":${JSON.stringify(this.challengeGroups())},"challengeCount":${this.ordered.length}}`,
+    )
+    size += start.length + finish.length
     const out = alloc(size)
-    let at = out.write(start)
-    ranked.forEach((t, i) => {
-      at += out.write(heads[i]!, at)
+    out.set(start, 0)
+    let at = start.length
+    for (let i = 0; i < ranked.length; i++) {
+      const t = ranked[i]!
+      if (i) out[at++] = COMMA
+      out.set(t.head, at)
+      at += t.head.length
+      at += out.write(mids[i]!, at, 'latin1')
       at += t.solved.copyTo(out, at)
-      at += out.write(ends[i]!, at)
-    })
-    at += out.write(finish, at)
+      at += out.write(`],"solvedCount":${t.solves.length}}`, at, 'latin1')
+    }
+    out.set(finish, at)
+    at += finish.length
     return out.subarray(0, at)
   }
 }
 
-/** Solves as JSON objects joined by commas (after a leading comma when `more`). */
-function serialise(solves: Solve[], more: boolean): string {
+/**
+ * Appends solves to a team's list as JSON objects joined by commas, noting where each one's
+ * points are written.
+ */
+function write(t: TeamState, solves: Solve[]): void {
   const pieces: string[] = []
-  for (const s of solves) pieces.push(pieces.length || more ? ',' : '', s.ch.parts[s.rank]!, s.tail)
-  return pieces.join('')
+  let at = t.solved.length
+  for (const s of solves) {
+    const { c } = s.ch
+    const before = `${at ? ',' : ''}{"id":${c.id},"score":`
+    const digits = s.ch.digits[s.rank]!
+    const type = TYPES[s.rank]!
+    s.at = at + before.length
+    const tail = `,"userName":${JSON.stringify(s.userName)},"time":${s.time}}`
+    pieces.push(before, digits, ',"type":"', type, '"', tail)
+    // `,"type":"` and `"` are 10 bytes.
+    at = s.at + digits.length + 10 + type.length + Buffer.byteLength(tail)
+  }
+  t.solved.append(pieces.join(''))
+}
+
+/** The team's counted solve of a challenge, if any (a team solves a few dozen at most). */
+function solveOf(team: TeamState, ch: ChallengeState): Solve | undefined {
+  const { solves } = team
+  for (let i = solves.length - 1; i >= 0; i--) if (solves[i]!.ch === ch) return solves[i]
+  return undefined
 }
 
 /** Inserts keeping the array sorted (equal elements keep arrival order); returns the index. */

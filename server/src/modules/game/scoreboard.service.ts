@@ -31,8 +31,8 @@ export interface BoardEntry {
   retain(): () => void
   /**
    * The board compressed for `coding`: made once per version, off the event loop, and shared by
-   * every reader (the first one waits for it; later versions are compressed as soon as they are
-   * built, for each coding asked for before).
+   * every reader (the first one waits for it; the next version is compressed as soon as it is
+   * built for each coding a reader asked for since the version before it was built).
    */
   encoded(coding: Coding): Promise<Buffer>
 }
@@ -43,8 +43,6 @@ export interface BoardEntry {
  * takes well under the rebuild window (measured by `npm run bench:bytes`).
  */
 const BOARD_BROTLI_QUALITY = 5
-/** A new board version is compressed ahead for a coding read within this long. */
-const PRECOMPRESS_MS = 30_000
 /** Each coding readers asked for, and when they last did (epoch ms). */
 type Codings = Map<Coding, number>
 
@@ -301,8 +299,8 @@ export function createScoreboardService(deps: {
     full = false,
     /** Tell the bus (not while the game is frozen: players would learn the board moved). */
     announce = true,
-    /** The tag of the board this one replaces: the bus is not told of the same board again. */
-    previous?: string,
+    /** The board this one replaces: the bus is not told of the same board again. */
+    previous?: BoardEntry,
   ): BoardEntry {
     const started = process.cpuUsage()
     const now = deps.clock.now()
@@ -314,7 +312,7 @@ export function createScoreboardService(deps: {
     })
     for (const x of slabs) x.current = x === slab
     const etag = boardTag(gameId, bytes)
-    if (announce && etag !== previous) deps.bus?.publish('board.changed', { gameId, etag })
+    if (announce && etag !== previous?.etag) deps.bus?.publish('board.changed', { gameId, etag })
     const spent = process.cpuUsage(started)
     if (!full) lastRenderMs = (spent.user + spent.system) / 1000
     const held = slab as Slab | null
@@ -330,12 +328,24 @@ export function createScoreboardService(deps: {
         }
       : () => noRelease
     const encoded = encoder(bytes, codings, retain)
-    // Readers asked for compressed boards lately: have this version ready when they come back.
-    // Only lately: with nobody reading, compressing every version (megabytes at thousands of
-    // teams, on every rebuild) is CPU spent per solve, growing with the number of teams.
-    for (const [coding, asked] of codings)
-      if (now - asked < PRECOMPRESS_MS) encoded(coding, true).catch(() => {})
+    precompress(encoded, codings, previous)
     return { live, bytes, etag, updatedAt: new Date(now), hidden, retain, encoded }
+  }
+
+  /**
+   * Readers read the version this one replaces compressed: have this one ready when they come
+   * back. Only then: readers who come every few seconds while solves rebuild the board several
+   * times a second read few of its versions, and compressing each one (megabytes at thousands
+   * of teams) would be CPU spent per solve, growing with the number of teams. A version nobody
+   * read ahead is compressed by its first reader, as before any read.
+   */
+  function precompress(
+    encoded: (coding: Coding, ahead: boolean) => Promise<Buffer>,
+    codings: Codings,
+    previous: BoardEntry | undefined,
+  ) {
+    const since = previous?.updatedAt.getTime() ?? Number.POSITIVE_INFINITY
+    for (const [coding, asked] of codings) if (asked >= since) encoded(coding, true).catch(() => {})
   }
 
   function encoder(bytes: Buffer, codings: Codings, retain: () => () => void) {
@@ -431,7 +441,7 @@ export function createScoreboardService(deps: {
       live,
       slabs,
       codings,
-      entry: render(gameId, live, hidden, slabs, codings, true, at === null, previous?.entry.etag),
+      entry: render(gameId, live, hidden, slabs, codings, true, at === null, previous?.entry),
       timer: null,
       stale: false,
       reloadAt,
@@ -463,7 +473,7 @@ export function createScoreboardService(deps: {
       state.codings,
       false,
       at === null,
-      state.entry.etag,
+      state.entry,
     )
     state.shown = state.live.solveCount
     if (at !== null) frozenOf(gameId, state, at).catch(() => {})
@@ -535,6 +545,7 @@ export function createScoreboardService(deps: {
       for (const x of state.slabs) x.current = false
       state.shown = board.solves
       const encoded = encoder(board.bytes, state.codings, () => noRelease)
+      const previous = state.entry
       state.entry = {
         live: state.live,
         bytes: board.bytes,
@@ -544,9 +555,7 @@ export function createScoreboardService(deps: {
         retain: () => noRelease,
         encoded,
       }
-      const now = deps.clock.now()
-      for (const [coding, asked] of state.codings)
-        if (now - asked < PRECOMPRESS_MS) encoded(coding, true).catch(() => {})
+      precompress(encoded, state.codings, previous)
       deps.bus?.publish('board.changed', { gameId: m.gameId, etag: board.etag })
     }
     if (state.awaiting !== null && m.solves >= state.awaiting) stopWaiting(state)
