@@ -4,15 +4,58 @@
 // run spends most of its time waiting on the browser and the server, so the web and server suites
 // and the checks fit in beside it instead of before it. Each suite's output is buffered and
 // printed whole when it ends, so the logs do not interleave; the exit code is non-zero when any
-// suite fails. `--only <name,…>` runs a subset (check, web, server, e2e, rehearsal).
+// suite fails. `--only <name,…>` runs a subset (check, web, cli, server, e2e, rehearsal).
 import { spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
+/**
+ * Server test files that run the same whatever `TEST_DATABASE_URL` says: unit tests of the
+ * sources, and tests that start the built server on its embedded database (or build the web
+ * client) by design. The second pass on PGlite leaves them out: they ran in the first.
+ */
+const SAME_ON_EVERY_DATABASE = [
+  'src/**',
+  'test/containers/**',
+  'test/db/pglite-*.test.ts',
+  'test/http/built-server.test.ts',
+  'test/http/web-build.test.ts',
+  'test/ops/data-dir-modes.test.ts',
+  'test/transfer/import-memory.test.ts',
+]
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
+
 const SUITES = [
+  // The web client built once, as `npm start` builds it, before the suites that run it (the
+  // end-to-end harness serves a copy of it; the built-server tests start on it): two builds at
+  // once into web/dist would clear each other's half-built folder.
+  { name: 'build', args: ['run', '-s', 'ensure-built', '-w', 'web'] },
   // The longest first: it sets the pace, the others fill the time it spends waiting.
-  { name: 'e2e', args: ['test', '-w', 'e2e'] },
-  { name: 'server', args: ['test', '-w', 'server', '--', '--exclude', 'test/containers/**'] },
+  { name: 'e2e', args: ['test', '-w', 'e2e'], after: 'build' },
+  {
+    name: 'server',
+    args: ['test', '-w', 'server', '--', '--exclude', 'test/containers/**'],
+    after: 'build',
+  },
+  // With TEST_DATABASE_URL set the server suite runs on PostgreSQL, then again on the embedded
+  // database (PGlite), the default a newcomer's `npm start` runs on: the two must agree.
+  ...(onPostgres
+    ? [
+        {
+          name: 'server on PGlite',
+          group: 'server',
+          args: [
+            'test',
+            '-w',
+            'server',
+            '--',
+            ...SAME_ON_EVERY_DATABASE.flatMap((glob) => ['--exclude', glob]),
+          ],
+          env: { TEST_DATABASE_URL: '' },
+          after: 'server',
+        },
+      ]
+    : []),
   { name: 'web', args: ['test', '-w', 'web'] },
   { name: 'check', args: ['run', 'check'] },
   // The command-line tool's parser, plan and sync, against a real server of its own.
@@ -28,8 +71,9 @@ const SUITES = [
   },
   // A three-minute contest against the built server on its embedded database, with the
   // database worker killed once; it fails when its audit does (lost, duplicate or misjudged
-  // submissions, 5xx outside the fault). After the browser and the container tests: it keeps
-  // both cores busy, and their timing-sensitive tests should not share them with it.
+  // submissions, 5xx outside the fault). After the browser, whose timing-sensitive screens
+  // should not share the cores with it; beside the container tests, which wait on the engine
+  // more than they compute (and the audit judges what was stored, not how fast).
   {
     name: 'rehearsal',
     args: [
@@ -39,7 +83,7 @@ const SUITES = [
       ...['--teams', '40', '--minutes', '3', '--faults', 'db-worker'],
       ...['--out', path.join(tmpdir(), `pennant-rehearsal-${process.pid}`)],
     ],
-    after: 'server containers',
+    after: 'e2e',
   },
 ]
 
@@ -47,7 +91,7 @@ const onlyIndex = process.argv.indexOf('--only')
 const only = onlyIndex > 0 ? new Set(process.argv[onlyIndex + 1]?.split(',')) : null
 const chosen = SUITES.filter((s) => !only || only.has(s.group ?? s.name))
 if (!chosen.length) {
-  console.error('nothing to run: --only takes check, web, cli, server, e2e, rehearsal')
+  console.error('nothing to run: --only takes build, check, web, cli, server, e2e, rehearsal')
   process.exit(2)
 }
 
@@ -58,7 +102,7 @@ const children = new Set()
 const running = new Map()
 let stopping = false
 
-async function run({ name, args, after }) {
+async function run({ name, args, after, env = {} }) {
   const before = after && running.get(after)
   if (before) await before
   if (stopping) return { name, ok: false, took: 0 }
@@ -66,7 +110,7 @@ async function run({ name, args, after }) {
     const t0 = Date.now()
     const child = spawn('npm', args, {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+      env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0', ...env },
     })
     children.add(child)
     const chunks = []
