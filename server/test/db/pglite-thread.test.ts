@@ -38,6 +38,13 @@ describe('PGlite on a worker thread', () => {
     expect(database.queries()).toBe(before + 1)
   })
 
+  it("runs with a 16 MB buffer pool, not PostgreSQL's 128 MB (memory that WebAssembly never gives back)", async () => {
+    const shown = (await database.db.execute(sql`show shared_buffers`)) as unknown as {
+      rows: { shared_buffers: string }[]
+    }
+    expect(shown.rows[0]!.shared_buffers).toBe('16MB')
+  })
+
   it('gives back PostgreSQL error fields across the thread', async () => {
     await database.db.execute(sql`insert into t values (1, 'one')`)
     const err = await database.db.execute(sql`insert into t values (1, 'again')`).catch((e: unknown) => e)
