@@ -3,11 +3,12 @@
  * (1 000 teams of one player, 30 challenges, 10 solves per team by default) once on PostgreSQL
  * and once in a PGlite data folder, then starts the server process several times on each and
  * prints the time from spawning it to the first 200 of that game's scoreboard, and its resident
- * memory 5 s after that and after a minute idle (V8 returns the start-up's spent heap only once
+ * memory 3 s and 5 s after that, after a minute idle, and its peak (V8 returns the start-up's spent heap only once
  * the process has been idle for a while: its memory reducer ran after 45–60 s here).
  *   --teams 1000 --challenges 30 --solves 10000 --runs 3 --idle 60
  *   --from dist   runs the built server (`server/dist/main.js`, what `npm start` runs; built
  *                 first if stale); `--from src` runs the sources through the tsx loader;
+ *                 `--from <path>/main.js` another build as it is (WEB_DIR from the environment);
  *                 `--from <path>/main.ts` another checkout's sources (through tsx), to compare
  *   --db pg,pglite  which databases
  *   --containers none  the CONTAINER_BACKEND (`auto` also loads the Docker client when an engine
@@ -54,11 +55,11 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
-/** Resident memory of a process, in MiB. */
-function rssMiB(pid: number): number {
+/** Resident memory of a process (`VmRSS`), or its peak so far (`VmHWM`), in MiB. */
+function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
-    .find((l) => l.startsWith('VmRSS:'))
+    .find((l) => l.startsWith(`${field}:`))
   return Number(line?.match(/\d+/)?.[0] ?? 0) / 1024
 }
 
@@ -95,10 +96,12 @@ async function startOnce(env: Record<string, string>, gameId: number) {
       if (performance.now() - started > 60_000) throw new Error('no scoreboard within 60 s')
       await sleep(10)
     }
-    await sleep(5000)
+    await sleep(3000)
+    const at3 = rssMiB(child.pid!)
+    await sleep(2000)
     const early = rssMiB(child.pid!)
     await sleep(Math.max(0, idleSeconds - 5) * 1000)
-    return { ms, cpu, early, rss: rssMiB(child.pid!) }
+    return { ms, cpu, at3, early, rss: rssMiB(child.pid!), peak: rssMiB(child.pid!, 'VmHWM') }
   } finally {
     child.kill('SIGTERM')
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)))
@@ -106,14 +109,17 @@ async function startOnce(env: Record<string, string>, gameId: number) {
 }
 
 async function measure(label: string, env: Record<string, string>, gameId: number) {
-  const results: { ms: number; cpu: number; early: number; rss: number }[] = []
+  const results: { ms: number; cpu: number; at3: number; early: number; rss: number; peak: number }[] = []
   for (let i = 0; i < runs; i++) results.push(await startOnce(env, gameId))
   const ms = results.map((r) => r.ms)
   const rss = results.map((r) => r.rss)
   const cpu = results.map((r) => r.cpu)
   const early = results.map((r) => r.early)
+  const at3 = results.map((r) => r.at3)
+  const peak = results.map((r) => r.peak)
+  const mib = (values: number[]) => `${median(values).toFixed(0)} MiB`
   say(
-    `| ${label} | ${(median(ms) / 1000).toFixed(2)} s | ${(Math.max(...ms) / 1000).toFixed(2)} s | ${median(cpu).toFixed(2)} s | ${median(early).toFixed(0)} MiB | ${median(rss).toFixed(0)} MiB |`,
+    `| ${label} | ${(median(ms) / 1000).toFixed(2)} s | ${(Math.max(...ms) / 1000).toFixed(2)} s | ${median(cpu).toFixed(2)} s | ${mib(at3)} | ${mib(early)} | ${mib(rss)} | ${mib(peak)} |`,
   )
 }
 
@@ -131,9 +137,9 @@ async function main() {
   // CPU time of the server until that first answer: what the start costs whatever else the
   // machine is doing (wall time on a shared machine also counts the waits for a core).
   say(
-    `| database | start, median | start, max | server CPU until then | RSS 5 s later | RSS after ${idleSeconds} s idle |`,
+    `| database | start, median | start, max | server CPU until then | RSS 3 s later | RSS 5 s later | RSS after ${idleSeconds} s idle | peak RSS |`,
   )
-  say('|---|---|---|---|---|---|')
+  say('|---|---|---|---|---|---|---|---|')
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-startup-'))
   try {
     if (databases.includes('pg')) {

@@ -29,6 +29,29 @@ const RUNTIME_FILES = [
   ['assets', 'assets'],
 ]
 
+/**
+ * Dependencies bundled into the build instead of loaded from node_modules at start. TypeBox is
+ * ~700 small ES modules: Node resolved and compiled each at every start (~0.4 s of CPU, more than
+ * any other package), while the bundle keeps only the part the server uses, in one file.
+ */
+const BUNDLED = ['typebox']
+
+/** An esbuild plugin: every bare import (a package) stays external, except the ones named. */
+function externalExcept(bundled) {
+  return {
+    name: 'external-except',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        const name = args.path
+          .split('/')
+          .slice(0, args.path.startsWith('@') ? 2 : 1)
+          .join('/')
+        return bundled.includes(name) ? undefined : { path: args.path, external: true }
+      })
+    },
+  }
+}
+
 const sources = Math.max(
   newest(path.join(server, 'src')),
   newest(path.join(server, 'assets')),
@@ -53,8 +76,8 @@ if (!process.argv.includes('--if-stale') || !existsSync(entry) || statSync(entry
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // Dependencies load from node_modules as usual; only our own code is bundled.
-    packages: 'external',
+    // Dependencies load from node_modules as usual, except those in BUNDLED (see there).
+    plugins: [externalExcept(BUNDLED)],
     sourcemap: 'linked',
     chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'warning',

@@ -8,12 +8,11 @@ import { createMemoryCache } from './cache/memory.ts'
 import { createRedisCache } from './cache/redis.ts'
 import type { ContainerBackend } from './containers/index.ts'
 import { createLocalLeases, type Leases } from './leases/index.ts'
-import { createPostgresLeases } from './leases/postgres.ts'
 import type { Mailer } from './mail/index.ts'
 import { createSmtpMailer, noMailer } from './mail/smtp.ts'
 import { createMemoryRateLimitStore, type RateLimitStore } from './rate-limit/index.ts'
 import { createRedisRateLimitStore } from './rate-limit/redis.ts'
-import { connectRedis, type RedisConnections } from './redis/index.ts'
+import type { RedisConnections } from './redis/index.ts'
 import type { BlobStorage } from './storage/index.ts'
 import { createLocalStorage } from './storage/local.ts'
 
@@ -88,10 +87,16 @@ const quiet: Log = { info() {}, warn() {} }
 /** The one place that picks an implementation for each port from the configuration. */
 export async function createInfra(config: Config, log: Log = quiet): Promise<Infra> {
   const busError = (err: unknown, topic: string) => log.warn(`a ${topic} subscriber failed: ${String(err)}`)
+  const { redisUrl } = config
   const [containers, redis] = await Promise.all([
     openContainers(config.containers, log),
-    // Never held up by Redis: without it the server starts on its own and keeps trying.
-    config.redisUrl ? connectRedis(config.redisUrl, { prefix: config.redisPrefix, log }) : null,
+    // Never held up by Redis: without it the server starts on its own and keeps trying. Its
+    // client (ioredis, ~20 MiB) is loaded only when REDIS_URL asks for it.
+    redisUrl
+      ? import('./redis/index.ts').then(({ connectRedis }) =>
+          connectRedis(redisUrl, { prefix: config.redisPrefix, log }),
+        )
+      : null,
   ])
   const shared = redis
     ? {
@@ -107,20 +112,22 @@ export async function createInfra(config: Config, log: Log = quiet): Promise<Inf
       `sharing the cache, rate limits and live updates through Redis at ${redis.where} (prefix ${redis.prefix})`,
     )
   }
+  // PostgreSQL may serve several servers: its advisory locks decide who runs each job. The pg
+  // client is loaded only then (on PGlite nothing else needs it).
+  const leases = config.databaseUrl
+    ? (await import('./leases/postgres.ts')).createPostgresLeases({
+        url: config.databaseUrl,
+        onChange: (name, held) =>
+          log.info(held ? `this server now runs the ${name}` : `this server no longer runs the ${name}`),
+      })
+    : createLocalLeases()
   return {
     ...shared,
     redis,
     storage: createLocalStorage(path.join(config.dataDir, 'files')),
     mailer: config.smtp ? createSmtpMailer(config.smtp) : noMailer,
     containers,
-    // PostgreSQL may serve several servers: its advisory locks decide who runs each job.
-    leases: config.databaseUrl
-      ? createPostgresLeases({
-          url: config.databaseUrl,
-          onChange: (name, held) =>
-            log.info(held ? `this server now runs the ${name}` : `this server no longer runs the ${name}`),
-        })
-      : createLocalLeases(),
+    leases,
   }
 }
 

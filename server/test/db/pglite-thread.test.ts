@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isDatabaseUnavailable, isUniqueViolation } from '../../src/db/errors.ts'
 import { type Database, openDatabase } from '../../src/db/index.ts'
+import { posts } from '../../src/db/schema.ts'
 
 // The embedded database as the server opens it without DATABASE_URL: PGlite on its own thread.
 describe('PGlite on a worker thread', () => {
@@ -36,6 +37,13 @@ describe('PGlite on a worker thread', () => {
     // event loop (no request served) until it ended.
     expect(turns).toBeGreaterThan(50)
     expect(database.queries()).toBe(before + 1)
+  })
+
+  it("runs with a 16 MB buffer pool, not PostgreSQL's 128 MB (memory that WebAssembly never gives back)", async () => {
+    const shown = (await database.db.execute(sql`show shared_buffers`)) as unknown as {
+      rows: { shared_buffers: string }[]
+    }
+    expect(shown.rows[0]!.shared_buffers).toBe('16MB')
   })
 
   it('gives back PostgreSQL error fields across the thread', async () => {
@@ -284,4 +292,27 @@ describe('PGlite thread faults', () => {
     // What was in flight at the kill was refused, not answered (at least the open transactions).
     expect(refused).toBeGreaterThan(0)
   }, 90_000)
+})
+
+describe('PGlite in a data folder', () => {
+  it('creates the database in an empty folder, migrates it, and opens it again with what was written', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pennant-pglite-first-'))
+    try {
+      // The first open creates the database on a thread that then ends (initdb's spent buffers
+      // go with it); the server's own thread opens the created database.
+      const first = await openDatabase({ dataDir })
+      await first.db.insert(posts).values({ id: 'abcd1234', title: 'kept', updateTimeUtc: new Date() })
+      await first.close()
+      const again = await openDatabase({ dataDir })
+      try {
+        expect(await again.db.select({ id: posts.id, title: posts.title }).from(posts)).toEqual([
+          { id: 'abcd1234', title: 'kept' },
+        ])
+      } finally {
+        await again.close()
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })

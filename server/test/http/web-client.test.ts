@@ -32,6 +32,7 @@ describe('the built web client', () => {
     '/account/verify?token=x&email=y',
     '/games/3/Scoreboard',
     '/admin/games/1/challenges/2/flags',
+    '/static/',
   ])('answers the client route %s with the page', async (url) => {
     const res = await new Agent(t.app).get(url)
     expect(res.statusCode).toBe(200)
@@ -64,6 +65,17 @@ describe('the built web client', () => {
     const res = await new Agent(t.app).get('/api/no/such/route')
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({ title: expect.any(String), status: 404 })
+  })
+
+  it('answers a file that is not there with 404, and one added after the start with the file', async () => {
+    const missing = await new Agent(t.app).get('/static/core.gone999.js')
+    expect(missing.statusCode).toBe(404)
+    expect(missing.headers['content-type']).not.toMatch(/^text\/html/)
+    // A web client rebuilt while the server runs: its new files are served without a restart.
+    await writeFile(path.join(webDir, 'static', 'core.new456.js'), 'console.log(2)')
+    const added = await new Agent(t.app).get('/static/core.new456.js', { 'accept-encoding': 'identity' })
+    expect(added.statusCode).toBe(200)
+    expect(added.body).toBe('console.log(2)')
   })
 
   it('never serves a file from outside its folder', async () => {
