@@ -8,7 +8,6 @@
 import { cpSync, existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import { newest } from '../../scripts/newest.mjs'
 
 const here = fileURLToPath(import.meta.url)
@@ -60,6 +59,8 @@ const sources = Math.max(
 )
 if (!process.argv.includes('--if-stale') || !existsSync(entry) || statSync(entry).mtimeMs < sources) {
   const started = Date.now()
+  // Loaded only to build: a start with a fresh build does not pay for esbuild.
+  const { build } = await import('esbuild')
   // dist/ is not cleared first: a server already running from it may still load a lazy chunk
   // of its own build (chunk names carry a content hash, so builds do not overwrite each other).
   await build({
