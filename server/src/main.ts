@@ -66,7 +66,8 @@ async function main() {
   if (infra.containers) {
     const c = config.containers
     app.log.info(`container entries use the host ${c.publicHost} (from ${c.publicHostFrom})`)
-    await app.deps.services.containerRuntime.startConcurrency().then(
+    // Not waited for: starts go one at a time until the engine has said how many CPUs it has.
+    void app.deps.services.containerRuntime.startConcurrency().then(
       ({ starts, from }) => app.log.info(`container starts go to the engine ${starts} at a time (${from})`),
       (err: unknown) =>
         app.log.warn({ err }, 'the container engine did not answer; starts go one at a time until it does'),
