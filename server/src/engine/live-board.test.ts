@@ -90,25 +90,9 @@ describe(LiveBoard, () => {
   it.each(Array.from({ length: 30 }, (_, i) => i + 1))(
     'stays equal to the reference between snapshots, solves arriving one by one (game %i)',
     (seed) => {
-      const input = randomGame(seed)
-      const r = rng(seed * 13)
-      const shuffled = [...input.solves].sort(() => r(3) - 1)
-      // Solve counts grow as the judge counts them, so points change between snapshots too.
-      const solvers = new Map(input.challenges.map((c) => [c.id, new Set<number>()]))
-      const counts = () => input.challenges.map((c) => ({ ...c, acceptedCount: solvers.get(c.id)!.size }))
-      const live = new LiveBoard({ ...input, challenges: counts() })
-      shuffled.forEach((s, k) => {
-        if (s.time < input.endTime) solvers.get(s.challengeId)!.add(s.participationId)
-        live.addSolve(s, solvers.get(s.challengeId)!.size)
-        // Snapshots at irregular steps: appended lists, rewritten ones and untouched ones mix.
-        if (r(3) === 0 || k === shuffled.length - 1) {
-          const expected = buildScoreboard({
-            ...input,
-            challenges: counts(),
-            solves: shuffled.slice(0, k + 1),
-          })
-          expect(JSON.parse(live.toJson(123))).toEqual(expected)
-        }
+      // Snapshots at irregular steps: appended lists, rewritten ones and untouched ones mix.
+      replay(seed, 13, 3, ({ live, input, challenges, solves }) => {
+        expect(JSON.parse(live.toJson(123))).toEqual(buildScoreboard({ ...input, challenges, solves }))
       })
     },
   )
@@ -118,25 +102,14 @@ describe(LiveBoard, () => {
     (seed) => {
       // Points rewritten in place, lists appended or written again, teams moving in the order:
       // none of it may leave a byte different from serialising the same solves from scratch.
-      const input = randomGame(seed)
-      const r = rng(seed * 17)
-      const shuffled = [...input.solves].sort(() => r(3) - 1)
-      const solvers = new Map(input.challenges.map((c) => [c.id, new Set<number>()]))
-      const counts = () => input.challenges.map((c) => ({ ...c, acceptedCount: solvers.get(c.id)!.size }))
-      const live = new LiveBoard({ ...input, challenges: counts() })
-      shuffled.forEach((s, k) => {
-        if (s.time < input.endTime) solvers.get(s.challengeId)!.add(s.participationId)
-        live.addSolve(s, solvers.get(s.challengeId)!.size)
-        if (r(2) === 0 || k === shuffled.length - 1) {
-          let asked = -1
-          const bytes = live.toBytes(123, (size) => {
-            asked = size
-            return Buffer.alloc(size + 64)
-          })
-          expect(bytes.length).toBe(asked)
-          const fresh = LiveBoard.from({ ...input, challenges: counts(), solves: shuffled.slice(0, k + 1) })
-          expect(bytes.toString()).toBe(fresh.toJson(123))
-        }
+      replay(seed, 17, 2, ({ live, input, challenges, solves }) => {
+        let asked = -1
+        const bytes = live.toBytes(123, (size) => {
+          asked = size
+          return Buffer.alloc(size + 64)
+        })
+        expect(bytes.length).toBe(asked)
+        expect(bytes.toString()).toBe(LiveBoard.from({ ...input, challenges, solves }).toJson(123))
       })
     },
   )
@@ -202,3 +175,33 @@ describe(LiveBoard, () => {
     expect(live.challengeGroups()[c.category]!.find((x) => x.id === c.id)!.solved).toBe(4)
   })
 })
+
+/**
+ * Plays a random game's solves into a live board one by one, in a shuffled order, with solve
+ * counts growing as the judge counts them (so points change between snapshots too), and calls
+ * `check` after about one solve in `every` and after the last, with the inputs so far.
+ */
+function replay(
+  seed: number,
+  salt: number,
+  every: number,
+  check: (now: {
+    live: LiveBoard
+    input: BoardInput
+    challenges: BoardInput['challenges']
+    solves: BoardInput['solves']
+  }) => void,
+) {
+  const input = randomGame(seed)
+  const r = rng(seed * salt)
+  const shuffled = [...input.solves].sort(() => r(3) - 1)
+  const solvers = new Map(input.challenges.map((c) => [c.id, new Set<number>()]))
+  const counts = () => input.challenges.map((c) => ({ ...c, acceptedCount: solvers.get(c.id)!.size }))
+  const live = new LiveBoard({ ...input, challenges: counts() })
+  shuffled.forEach((s, k) => {
+    if (s.time < input.endTime) solvers.get(s.challengeId)!.add(s.participationId)
+    live.addSolve(s, solvers.get(s.challengeId)!.size)
+    if (r(every) === 0 || k === shuffled.length - 1)
+      check({ live, input, challenges: counts(), solves: shuffled.slice(0, k + 1) })
+  })
+}
