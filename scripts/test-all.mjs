@@ -21,6 +21,7 @@ const SAME_ON_EVERY_DATABASE = [
   'test/http/built-server.test.ts',
   'test/http/web-build.test.ts',
   'test/ops/data-dir-modes.test.ts',
+  'test/ops/npm-start.test.ts',
   'test/transfer/import-memory.test.ts',
 ]
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
