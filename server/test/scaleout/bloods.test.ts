@@ -21,38 +21,42 @@ afterAll(async () => {
 }, 60_000)
 
 describe.skipIf(!ready)('bloods across servers', () => {
-  it('times a flag when it is recorded, so the board and the notices agree on who was first', async () => {
+  it('orders bloods as the board does when a flag is committed after a later one was judged', async () => {
     const { a, b, game, challenge, players } = servers
     const [slow, quick] = players as [(typeof players)[0], (typeof players)[0]]
     const url = `/api/game/${game.id}/challenges/${challenge.id}`
 
-    // Another transaction holds the slow team's row: its flag reaches server A but cannot be
-    // recorded yet, as when that server is slow to get to it.
+    // Another transaction holds the slow team's row: the slow flag reaches server A and is
+    // stamped, but its statement cannot commit yet (its check of the team waits), as when a
+    // statement is slow to finish.
     const holder = new pg.Client({ connectionString: a.databaseUrl })
     await holder.connect()
+    const lockWaits = async () => {
+      // Activity is read once per transaction unless its snapshot is cleared.
+      await holder.query('select pg_stat_clear_snapshot()')
+      const { rows } = await holder.query(
+        `select count(*)::int n from pg_stat_activity
+         where datname = current_database() and state = 'active' and wait_event_type = 'Lock'`,
+      )
+      return rows[0].n as number
+    }
     try {
       await holder.query('begin')
-      await holder.query(
-        `select 1 from game_instances gi join participations p on p.id = gi.participation_id
-         where gi.challenge_id = $1 and p.team_id = $2 for update of gi`,
-        [challenge.id, slow.teamId],
-      )
+      await holder.query('select 1 from teams where id = $1 for update', [slow.teamId])
       const waiting = as(a, slow).post(url, { flag: FLAG })
-      await eventually(async () => {
-        // Activity is read once per transaction unless its snapshot is cleared.
-        await holder.query('select pg_stat_clear_snapshot()')
-        const { rows } = await holder.query(
-          `select count(*)::int n from pg_stat_activity
-           where datname = current_database() and state = 'active' and wait_event_type = 'Lock'`,
-        )
-        expect(rows[0].n).toBe(1)
-      })
-      // Meanwhile the quick team's flag goes to server B and is judged there: first blood.
+      await eventually(async () => expect(await lockWaits()).toBe(1))
+      // Meanwhile the quick team's flag goes to server B, whose judge then either counts the
+      // bloods at once (and misses the slow flag, stamped earlier) or waits for its commit.
       const res = await as(b, quick).post(url, { flag: FLAG })
       expect(res.statusCode).toBe(200)
-      await b.app.deps.services.judge.drain()
+      let drained = false
+      const drainB = b.app.deps.services.judge.drain().then(() => {
+        drained = true
+      })
+      for (let i = 0; i < 100 && !drained && (await lockWaits()) < 2; i++) await new Promise((r) => setTimeout(r, 50))
       await holder.query('commit')
       expect((await waiting).statusCode).toBe(200)
+      await drainB
     } finally {
       await holder.end()
     }
@@ -61,19 +65,21 @@ describe.skipIf(!ready)('bloods across servers', () => {
     const teamName = async (teamId: number) =>
       ((await new Agent(a.app).get(`/api/team/${teamId}`)).json() as { name: string }).name
     const quickName = await teamName(quick.teamId)
+    const slowName = await teamName(slow.teamId)
     const board = await eventually(async () => {
       const res = await new Agent(a.app).get(`/api/game/${game.id}/scoreboard`)
       const body = res.json() as { items: { id: number; solvedChallenges: { type: string }[] }[] }
       expect(body.items.filter((i) => i.solvedChallenges.length)).toHaveLength(2)
       return body
     })
+    // The slow flag was stamped first: it is first blood on the board and in the notices.
     const first = board.items.find((i) => i.solvedChallenges[0]?.type === 'FirstBlood')
-    expect(first?.id).toBe(quick.teamId)
+    expect(first?.id).toBe(slow.teamId)
     const notices = (await new Agent(a.app).get(`/api/game/${game.id}/notices`)).json() as {
       type: string
       values: string[]
     }[]
-    expect(notices.find((n) => n.type === 'FirstBlood')?.values[0]).toBe(quickName)
-    expect(notices.find((n) => n.type === 'SecondBlood')?.values[0]).toBe(await teamName(slow.teamId))
+    expect(notices.find((n) => n.type === 'FirstBlood')?.values[0]).toBe(slowName)
+    expect(notices.find((n) => n.type === 'SecondBlood')?.values[0]).toBe(quickName)
   })
 })

@@ -10,7 +10,7 @@ import type { NoticeService } from '../edit/notices.service.ts'
 import type { AuditService } from '../logs/audit.service.ts'
 import type { ScoreboardService } from './scoreboard.service.ts'
 
-const BLOODS = ['FirstBlood', 'SecondBlood', 'ThirdBlood'] as const
+export const BLOODS = ['FirstBlood', 'SecondBlood', 'ThirdBlood'] as const
 const EVENT_FLAG_SUBMIT = 3
 const EVENT_CHEAT = 4
 /** Both dynamic types have bit 1 set (see `isDynamicType`). */
@@ -310,11 +310,32 @@ export function createJudge(deps: {
     return rows.map((r) => r.id)
   }
 
+  /**
+   * Locks the challenges whose bloods a right answer in `ids` may take, in id order (as the
+   * recorder and `count` lock them). A flag being recorded for such a challenge holds its row
+   * shared until it commits, with its time stamped after it took the row: once this returns,
+   * every flag not yet visible to `earlierSolves` will carry a later time than the batch's.
+   */
+  async function lockOpenBloods(tx: Tx, ids: number[]) {
+    await tx.execute(sql`
+      select c.id from challenges c
+      where c.accepted_count < ${BLOODS.length} and c.id in (
+        select s.challenge_id from submissions s
+        left join game_instances gi on gi.challenge_id = s.challenge_id and gi.participation_id = s.participation_id
+        left join flags f on f.id = gi.flag_id
+        where s.id = any(${`{${ids.join(',')}}`}::int[]) and s.status = 'FlagSubmitted'
+          and (f.flag = s.answer
+            or exists (select 1 from flags sf where sf.challenge_id = s.challenge_id and sf.flag = s.answer)))
+      order by c.id
+      for no key update of c`)
+  }
+
   /** Judges a batch of submissions in one transaction; returns their verdicts in id order. */
   async function judgeBatch(ids: number[]): Promise<Verdict[]> {
     /** Submissions requeued after an outage that turn out judged: the commit went through. */
     let settled: Row[] = []
     const outcome = await db.transaction(async (tx) => {
+      await lockOpenBloods(tx, ids)
       // Locked together with the batch's own, in id order, so two batches never wait on each other in a circle.
       const extra = await earlierSolves(tx, ids)
       const loaded = await load(tx, extra.length ? [...ids, ...extra] : ids)

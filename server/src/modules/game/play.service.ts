@@ -12,6 +12,7 @@ import { hasClosed, hasOpened } from '../contest/games.queries.ts'
 import { loadInstance } from '../contest/instances.ts'
 import { presentAttachment } from '../edit/attachments.ts'
 import { currentScore } from '../edit/challenges.service.ts'
+import { BLOODS } from './judge.service.ts'
 import type { VerdictMemo } from './verdicts.ts'
 
 /** A flag to record: one row of the submissions table, before it has an id. */
@@ -39,14 +40,16 @@ const wellFormed = (text: string) =>
  * commit). A team's second attempt at the same challenge waits for the next statement, since
  * one statement updates a row once. Undefined: no instance, or the limit is reached.
  *
- * A submission's time is taken by the statement that records it, once it holds its row: bloods
+ * A submission's time is taken by the statement that records it, once it holds its rows: bloods
  * are handed out as right answers are judged, and a judge (on any server) sees only committed
  * submissions, while the board orders solvers by time. Stamped when the request arrived, a flag
  * that then waited (a busy server, a statement ahead of it, a free connection) could be
  * committed after a later one was judged first blood, and the board named another team than
- * the notice (seen with three servers). Now the two orders can differ only by the time between
- * the stamp and the commit of one statement. The database's clock is read with the offset of
- * the platform's clock (zero but in tests that move time), so the time is the platform's time.
+ * the notice (seen with three servers). So while a challenge has bloods to hand out, the
+ * statement holds its row shared from before the stamp to the commit, and the judge locks the
+ * row before it looks for earlier right answers: a judge either sees this submission, or has
+ * committed before it was stamped. The database's clock is read with the offset of the
+ * platform's clock (zero but in tests that move time), so the time is the platform's time.
  */
 function createSubmissionRecorder(db: Db, clock: Clock, scheduled: () => boolean) {
   type Waiting = { attempt: Attempt; resolve: (id: number | undefined) => void; reject: (e: unknown) => void }
@@ -72,10 +75,17 @@ function createSubmissionRecorder(db: Db, clock: Clock, scheduled: () => boolean
             at,
           })),
         )}::jsonb) as v(i int, c int, p int, g int, t int, u uuid, a text, at timestamptz)
+      ), bloods_open as materialized (
+        -- While a challenge's bloods are still to be handed out, a judge that counts them waits
+        -- for this statement to commit (and this one for that judge): see the comment above.
+        select c.id from ${challenges} c where c.id in (select v.c from v) and c.accepted_count < ${BLOODS.length}
+        order by c.id for share of c
       ), locked as materialized (
-        -- Counter rows locked in key order, as the judge does: concurrent statements wait, never deadlock.
+        -- Counter rows locked in key order, as the judge does: concurrent statements wait, never
+        -- deadlock. The uncorrelated count is evaluated first: challenges are locked before instances.
         select gi.challenge_id c, gi.participation_id p from ${gameInstances} gi
         join v on gi.challenge_id = v.c and gi.participation_id = v.p
+        where (select count(*) from bloods_open) >= 0
         order by 1, 2 for no key update of gi
       ), attempt as (
         update ${gameInstances} gi set submission_count = gi.submission_count + 1
