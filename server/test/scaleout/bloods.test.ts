@@ -53,7 +53,9 @@ describe.skipIf(!ready)('bloods across servers', () => {
       const drainB = b.app.deps.services.judge.drain().then(() => {
         drained = true
       })
-      for (let i = 0; i < 100 && !drained && (await lockWaits()) < 2; i++) await new Promise((r) => setTimeout(r, 50))
+      for (let i = 0; i < 100 && !drained && (await lockWaits()) < 2; i++)
+        // real wait: polling the database until B's judge is done or waits on the slow flag.
+        await new Promise((r) => setTimeout(r, 50))
       await holder.query('commit')
       expect((await waiting).statusCode).toBe(200)
       await drainB
