@@ -14,6 +14,7 @@ import type pg from 'pg'
 import { buildChallengeImage } from '../../server/test/helpers/challenge-image.ts'
 import { correctFlagSubmits, type LoadResult, load } from './load.ts'
 import type { Seeded } from './seed.ts'
+import { sessionCookie } from './seed.ts'
 import { median } from './stats.ts'
 
 const run = promisify(execFile)
@@ -233,7 +234,7 @@ export async function containerBench(ctx: {
   const containerPath = `/api/game/${world.gameId}/container/${challengeId}`
   const { network, rawLabel } = dockerNames(ctx.runId)
   const headers = (token: string): Record<string, string> => ({
-    cookie: `pennant_token=${token}; XSRF-TOKEN=bench`,
+    cookie: sessionCookie(token),
     'x-xsrf-token': 'bench',
   })
   const teamAt = (i: number) => {

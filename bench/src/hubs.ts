@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs'
 import WebSocket from 'ws'
 import { load } from './load.ts'
 import type { Seeded } from './seed.ts'
+import { sessionCookie } from './seed.ts'
 import { median } from './stats.ts'
 
 const RS = '\x1e'
@@ -77,7 +78,7 @@ export async function hubBench(o: {
   const session = /pennant_token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1]
   if (!session) throw new Error(`admin login failed: ${login.status}`)
   const adminHeaders = {
-    cookie: `pennant_token=${session}; XSRF-TOKEN=bench`,
+    cookie: sessionCookie(session),
     'x-xsrf-token': 'bench',
     'content-type': 'application/json',
   }
@@ -162,7 +163,7 @@ export async function hubBench(o: {
   // 2. A monitor watching judged submissions under the flag load: the load alone first, so the
   // figures with a monitor have a baseline taken on the machine as it is at that moment.
   const submitHeaders = (token: string) => ({
-    cookie: `pennant_token=${token}; XSRF-TOKEN=bench`,
+    cookie: sessionCookie(token),
     'x-xsrf-token': 'bench',
     'content-type': 'application/json',
   })

@@ -9,10 +9,10 @@ import { randomBytes } from 'node:crypto'
 import net from 'node:net'
 import path from 'node:path'
 import type pg from 'pg'
-import WebSocket from 'ws'
 import { correctFlagSubmits, type LoadResult, load } from './load.ts'
 import { clientsApart, interactiveClients, openWs } from './proxy-clients.ts'
 import type { Seeded } from './seed.ts'
+import { sessionCookie } from './seed.ts'
 import { median } from './stats.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -129,7 +129,7 @@ export async function proxyBench(ctx: {
   const base = `http://127.0.0.1:${port}`
   const wsBase = `ws://127.0.0.1:${port}`
   const headers = (token: string): Record<string, string> => ({
-    cookie: `pennant_token=${token}; XSRF-TOKEN=bench`,
+    cookie: sessionCookie(token),
     'x-xsrf-token': 'bench',
   })
   const containerPath = `/api/game/${world.gameId}/container/${challengeId}`

@@ -46,7 +46,7 @@ import { hubBench } from './hubs.ts'
 import { fmt, type LoadResult, load } from './load.ts'
 import { proxyBench } from './proxy.ts'
 import { scaleBench } from './scale.ts'
-import { type Queryable, seed } from './seed.ts'
+import { type Queryable, seed, sessionCookie } from './seed.ts'
 import { waitFor } from './server-process.ts'
 import { median } from './stats.ts'
 import {
@@ -398,7 +398,7 @@ async function main() {
 
     // 2. Time from an accepted flag to the scoreboard showing it.
     const headers = (token: string) => ({
-      cookie: `pennant_token=${token}; XSRF-TOKEN=bench`,
+      cookie: sessionCookie(token),
       'x-xsrf-token': 'bench',
       'content-type': 'application/json',
     })

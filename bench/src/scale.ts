@@ -16,6 +16,7 @@ import type pg from 'pg'
 import { freePort, ownRedis, startNginx } from '../../server/test/scaleout/cluster.ts'
 import { correctFlagSubmits, type LoadResult, load } from './load.ts'
 import type { Seeded } from './seed.ts'
+import { sessionCookie } from './seed.ts'
 import { serverEnv, waitFor } from './server-process.ts'
 import { backendCpu, cpuSeconds } from './verdicts.ts'
 
@@ -130,7 +131,7 @@ export async function scaleBench(opts: {
   // and per reader, as on a public site, instead of skipping loopback.
   const teamAddress = (i: number) => `10.${(i >> 8) & 255}.${i & 255}.1`
   const headers = (token: string) => ({
-    cookie: `pennant_token=${token}; XSRF-TOKEN=bench`,
+    cookie: sessionCookie(token),
     'x-xsrf-token': 'bench',
     'x-forwarded-for': teamAddress(Number(token.slice('bench-'.length))),
   })

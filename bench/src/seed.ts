@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto'
 import { newGameKeys } from '../../server/src/engine/keys.ts'
 
+/**
+ * The cookies a signed-in browser sends: the session, the XSRF token the bench echoes in its
+ * header, and the signed-in hint (without it the server would set that cookie on every answer).
+ */
+export const sessionCookie = (token: string) =>
+  `pennant_token=${token}; pennant_signed_in=1; XSRF-TOKEN=bench`
+
 export interface Seeded {
   gameId: number
   teams: { teamId: number; participationId: number; token: string; unsolved: number[] }[]

@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import http from 'node:http'
+import { sessionCookie } from './seed.ts'
 
 export type FlagKind = 'correct' | 'wrong' | 'mixed'
 
@@ -113,7 +114,7 @@ export async function verdictPhase(opts: {
           method,
           path,
           headers: {
-            cookie: `pennant_token=${token}; XSRF-TOKEN=bench`,
+            cookie: sessionCookie(token),
             'x-xsrf-token': 'bench',
             ...(body ? { 'content-type': 'application/json' } : {}),
           },
