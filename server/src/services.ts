@@ -146,6 +146,7 @@ export function createServices(deps: {
     db,
     clock,
     bus,
+    severalServers: Boolean(infra.redis),
     // PGlite runs in this process on its one connection: while a batch's transaction runs,
     // nothing else (submissions, session reads) can, so its batches stay short.
     batchSize: config.databaseUrl ? 256 : 32,

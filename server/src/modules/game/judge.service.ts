@@ -100,18 +100,22 @@ function announce(bus: Bus, { row, result, owner }: Judged, time: number) {
  * trips per submission fall with the load.
  *
  * 1. Lock the submissions (in id order) and read each one's game, challenge, team, instance
- *    and whether the answer is right, in one query.
+ *    and whether the answer is right, in one query (with them, pending right answers to the
+ *    same challenges submitted earlier: see `load`).
  * 2. Cheat check for the wrong answers to dynamic challenges: another team's flag.
- * 3. Mark the first correct answer of each unsolved instance solved, conditionally (`is_solved
- *    = false`): the one race-free "first solve" test, even against other workers or replicas.
- * 4. Add each challenge's new solves to its atomic counter; the counter row stays locked until
- *    commit, so the counts handed out (in submission order) are this batch's alone and bloods
- *    are granted exactly once.
- * 5. Statuses, cheat records and events in one statement.
- * Rows are locked in a fixed order (submissions, instances, challenges; each by key), so
- * concurrent batches wait for each other instead of deadlocking; and `for no key update`, as a
- * plain update would, so recording new submissions (whose foreign keys take key-share locks on
- * the challenge) never waits for a batch. A batch that fails is judged
+ * 3. One statement writes the rest: the first correct answer of each unsolved instance marked
+ *    solved, conditionally (`is_solved = false`): the one race-free "first solve" test, even
+ *    against other workers or replicas; each challenge's atomic counter raised by its new
+ *    solves (the row stays locked until commit, so the counts handed out, in submission order,
+ *    are this batch's alone and bloods are granted exactly once); statuses, cheat records and
+ *    events.
+ * So a batch costs four round trips (begin, read, write, commit; five with dynamic flags), and
+ * each waits its turn on a server busy with requests: every statement saved is time off every
+ * verdict. With several servers a batch first locks the challenges whose bloods are still open.
+ * Rows are locked in a fixed order (those challenges; submissions, instances, challenges; each
+ * by key), so concurrent batches wait for each other instead of deadlocking; and `for no key
+ * update`, as a plain update would, so recording new submissions (whose foreign keys take
+ * key-share locks on the challenge) never waits for a batch. A batch that fails is judged
  * again one submission at a time, so one bad row cannot hold up the others.
  */
 export function createJudge(deps: {
@@ -126,6 +130,11 @@ export function createJudge(deps: {
   audit?: AuditService
   /** Hears each judged submission and its events once committed. */
   bus?: Bus
+  /**
+   * Other servers record and judge flags of the same contests (Redis configured): a batch then
+   * locks the challenges whose bloods are still open before it reads (see `lockOpenBloods`).
+   */
+  severalServers?: boolean
   /** Batches judged at the same time (each takes the next submissions in order). */
   workers?: number
   batchSize?: number
@@ -151,7 +160,16 @@ export function createJudge(deps: {
   let closed = false
   const idle: (() => void)[] = []
 
+  /**
+   * Locks and reads the batch's submissions and, with them, the pending right answers to the
+   * same challenges submitted before a right answer of the batch (by time, then id): those of
+   * other servers' queues (or batches) that may solve it first. Judged with the batch, so the
+   * counter hands out bloods in submission order whichever server's batch gets there first. (A
+   * flag of the challenge may be another team's: judged here all the same.) All are locked in
+   * id order, so two batches never wait on each other in a circle.
+   */
   async function load(tx: Tx, ids: number[]): Promise<Row[]> {
+    const batch = `{${ids.join(',')}}`
     return query<Row>(
       tx,
       sql`
@@ -176,7 +194,16 @@ export function createJudge(deps: {
       left join users u on u.id = s.user_id
       left join game_instances gi on gi.challenge_id = s.challenge_id and gi.participation_id = s.participation_id
       left join flags f on f.id = gi.flag_id
-      where s.id = any(${`{${ids.join(',')}}`}::int[])
+      where s.id in (
+        select unnest(${batch}::int[])
+        union
+        select e.id from submissions b
+        join submissions e on e.challenge_id = b.challenge_id and e.status = 'FlagSubmitted'
+          and (e.submit_time_utc, e.id) < (b.submit_time_utc, b.id)
+        where b.id = any(${batch}::int[]) and b.status = 'FlagSubmitted'
+          and e.id <> all(${batch}::int[])
+          and exists (select 1 from flags f where f.challenge_id = b.challenge_id and f.flag = b.answer)
+          and exists (select 1 from flags f where f.challenge_id = e.challenge_id and f.flag = e.answer))
       order by s.id
       for no key update of s`,
     )
@@ -211,53 +238,20 @@ export function createJudge(deps: {
     return owners
   }
 
-  /** Marks unsolved instances solved; returns the keys (`challenge:participation`) it marked. */
-  async function markSolved(tx: Tx, candidates: Row[]): Promise<Set<string>> {
-    if (!candidates.length) return new Set()
-    const solved = await query<{ c: number; p: number }>(
-      tx,
-      sql`
-      with v as (
-        select * from jsonb_to_recordset(${records(candidates.map((r) => ({ c: r.challengeId, p: r.participationId })))}::jsonb)
-          as v(c int, p int)
-      ), locked as materialized (
-        select gi.challenge_id, gi.participation_id from game_instances gi
-        join v on gi.challenge_id = v.c and gi.participation_id = v.p
-        where not gi.is_solved
-        order by gi.challenge_id, gi.participation_id
-        for no key update of gi
-      )
-      update game_instances gi set is_solved = true from locked
-      where gi.challenge_id = locked.challenge_id and gi.participation_id = locked.participation_id
-        and not gi.is_solved
-      returning gi.challenge_id c, gi.participation_id p`,
-    )
-    return new Set(solved.map((x) => `${x.c}:${x.p}`))
-  }
-
-  /** Adds `k` solves to each challenge's counter; returns each challenge's new count. */
-  async function count(tx: Tx, added: Map<number, number>): Promise<Map<number, number>> {
-    if (!added.size) return new Map()
-    const rows = await query<{ id: number; n: number }>(
-      tx,
-      sql`
-      with v as (
-        select * from jsonb_to_recordset(${records([...added].map(([id, k]) => ({ id, k })))}::jsonb) as v(id int, k int)
-      ), locked as materialized (
-        select c.id from challenges c join v on v.id = c.id order by c.id for no key update of c
-      )
-      update challenges c set accepted_count = c.accepted_count + v.k
-      from v, locked where c.id = v.id and locked.id = v.id
-      returning c.id, c.accepted_count n`,
-    )
-    return new Map(rows.map((r) => [r.id, r.n]))
-  }
-
-  async function record(
+  /**
+   * Writes a batch's judgement in one statement: the candidate solves' instances marked solved
+   * (only those still unsolved: the one race-free "first solve" test, even against other
+   * servers), each challenge's counter raised by the solves it got (its row then stays locked
+   * until commit, so the counts are this batch's alone), and the statuses, cheat records and
+   * events. Rows are locked instances first, then challenges, each in key order. Returns the
+   * keys (`challenge:participation`) it marked solved and each challenge's new count.
+   */
+  async function settle(
     tx: Tx,
-    judged: Judged[],
+    candidates: Row[],
+    judged: { row: Row; result: AnswerResult }[],
     owners: Map<number, { participationId: number; teamName: string }>,
-  ) {
+  ): Promise<{ solved: Set<string>; totals: Map<number, number> }> {
     const statuses = judged.map(({ row, result }) => ({ id: row.id, s: result }))
     const cheats: object[] = []
     const events: object[] = []
@@ -275,46 +269,61 @@ export function createJudge(deps: {
         events.push({ ...base, k: EVENT_CHEAT, v: [row.title, row.teamName, owner.teamName] })
       }
     }
-    await tx.execute(sql`
-      with statuses as (
+    const rows = await query<{ c: number; p: number | null; n: number | null }>(
+      tx,
+      sql`
+      with v as (
+        select * from jsonb_to_recordset(${records(candidates.map((r) => ({ c: r.challengeId, p: r.participationId })))}::jsonb)
+          as v(c int, p int)
+      ), unsolved as materialized (
+        select gi.challenge_id, gi.participation_id from game_instances gi
+        join v on gi.challenge_id = v.c and gi.participation_id = v.p
+        where not gi.is_solved
+        order by gi.challenge_id, gi.participation_id
+        for no key update of gi
+      ), solved as (
+        update game_instances gi set is_solved = true from unsolved
+        where gi.challenge_id = unsolved.challenge_id and gi.participation_id = unsolved.participation_id
+          and not gi.is_solved
+        returning gi.challenge_id c, gi.participation_id p
+      ), added as (
+        select c, count(*)::int k from solved group by c
+      ), counters as materialized (
+        select c.id from challenges c join added on added.c = c.id order by c.id for no key update of c
+      ), counted as (
+        update challenges c set accepted_count = c.accepted_count + added.k
+        from added, counters where c.id = added.c and counters.id = added.c
+        returning c.id, c.accepted_count n
+      ), statuses as (
         update submissions s set status = v.s
         from jsonb_to_recordset(${records(statuses)}::jsonb) as v(id int, s text)
         where s.id = v.id
       ), cheats as (
         insert into cheat_info (submission_id, game_id, submit_participation_id, source_participation_id)
         select id, g, p, o from jsonb_to_recordset(${records(cheats)}::jsonb) as v(id int, g int, p int, o int)
+      ), events as (
+        insert into game_events (game_id, type, "values", publish_time_utc, user_id, team_id)
+        select x.g, x.k, x.v, ${deps.clock.date().toISOString()}::timestamptz, x.u, x.t
+        from jsonb_to_recordset(${records(events)}::jsonb) as x(g int, k smallint, v jsonb, u uuid, t int)
       )
-      insert into game_events (game_id, type, "values", publish_time_utc, user_id, team_id)
-      select x.g, x.k, x.v, ${deps.clock.date().toISOString()}::timestamptz, x.u, x.t
-      from jsonb_to_recordset(${records(events)}::jsonb) as x(g int, k smallint, v jsonb, u uuid, t int)`)
-  }
-
-  /**
-   * Pending right answers, not in `ids`, submitted before a right answer in `ids` to the same
-   * challenge (by time, then id): those of other servers' queues (or batches) that may solve it first. Judged
-   * with the batch, so the counter hands out bloods in submission order whichever server's batch
-   * gets there first. (A flag of the challenge may be another team's: judged here all the same.)
-   */
-  async function earlierSolves(tx: Tx, ids: number[]): Promise<number[]> {
-    const rows = await query<{ id: number }>(
-      tx,
-      sql`
-      select distinct e.id from submissions s
-      join submissions e on e.challenge_id = s.challenge_id and e.status = 'FlagSubmitted'
-        and (e.submit_time_utc, e.id) < (s.submit_time_utc, s.id)
-      where s.id = any(${`{${ids.join(',')}}`}::int[]) and s.status = 'FlagSubmitted'
-        and e.id <> all(${`{${ids.join(',')}}`}::int[])
-        and exists (select 1 from flags f where f.challenge_id = s.challenge_id and f.flag = s.answer)
-        and exists (select 1 from flags f where f.challenge_id = e.challenge_id and f.flag = e.answer)`,
+      select c, p, null::int n from solved
+      union all
+      select id, null, n from counted`,
     )
-    return rows.map((r) => r.id)
+    const solved = new Set<string>()
+    const totals = new Map<number, number>()
+    for (const r of rows) {
+      if (r.p === null) totals.set(r.c, r.n!)
+      else solved.add(`${r.c}:${r.p}`)
+    }
+    return { solved, totals }
   }
 
   /**
    * Locks the challenges whose bloods a right answer in `ids` may take, in id order (as the
-   * recorder and `count` lock them). A flag being recorded for such a challenge holds its row
+   * recorder and `settle` lock them). A flag being recorded for such a challenge holds its row
    * shared until it commits, with its time stamped after it took the row: once this returns,
-   * every flag not yet visible to `earlierSolves` will carry a later time than the batch's.
+   * every flag that `load` will not see carries a later time than the batch's.
    */
   async function lockOpenBloods(tx: Tx, ids: number[]) {
     await tx.execute(sql`
@@ -335,10 +344,10 @@ export function createJudge(deps: {
     /** Submissions requeued after an outage that turn out judged: the commit went through. */
     let settled: Row[] = []
     const outcome = await db.transaction(async (tx) => {
-      await lockOpenBloods(tx, ids)
-      // Locked together with the batch's own, in id order, so two batches never wait on each other in a circle.
-      const extra = await earlierSolves(tx, ids)
-      const loaded = await load(tx, extra.length ? [...ids, ...extra] : ids)
+      // Only needed when another server may be recording flags for the batch's challenges:
+      // one server's recorder commits its statements one after another, before it queues them.
+      if (deps.severalServers) await lockOpenBloods(tx, ids)
+      const loaded = await load(tx, ids)
       if (recovering.size)
         settled = loaded.filter((r) => r.status !== 'FlagSubmitted' && recovering.has(r.id))
       const rows = loaded.filter((r) => r.status === 'FlagSubmitted')
@@ -347,6 +356,16 @@ export function createJudge(deps: {
         tx,
         rows.filter((r) => r.hasInstance && r.teamFlags && !r.correct),
       )
+      const results = rows.map((row) => ({
+        row,
+        result: (!row.hasInstance
+          ? 'NotFound'
+          : row.correct
+            ? 'Accepted'
+            : owners.has(row.id)
+              ? 'CheatDetected'
+              : 'WrongAnswer') as AnswerResult,
+      }))
       // The first correct answer (by submission time) of each unsolved instance before the end
       // is a candidate solve; counts go in that order, as the board orders solvers.
       const candidates = new Map<string, Row>()
@@ -355,11 +374,10 @@ export function createJudge(deps: {
         if (r.correct && !r.isSolved && r.submitTime < r.gameEnd && !candidates.has(key))
           candidates.set(key, r)
       }
-      const solved = await markSolved(tx, [...candidates.values()])
+      const { solved, totals } = await settle(tx, [...candidates.values()], results, owners)
       const solves = [...candidates].filter(([key]) => solved.has(key)).map(([, r]) => r)
       const added = new Map<number, number>()
       for (const r of solves) added.set(r.challengeId, (added.get(r.challengeId) ?? 0) + 1)
-      const totals = await count(tx, added)
       // Counts in submission order: the batch's solves of a challenge take its last `k` counts.
       const next = new Map([...added].map(([id, k]) => [id, totals.get(id)! - k]))
       const solveCount = new Map<Row, number>()
@@ -368,20 +386,11 @@ export function createJudge(deps: {
         next.set(r.challengeId, n)
         solveCount.set(r, n)
       }
-      const judged: Judged[] = rows.map((row) => {
+      return results.map(({ row, result }): Judged => {
         const n = solveCount.get(row)
-        const result: AnswerResult = !row.hasInstance
-          ? 'NotFound'
-          : row.correct
-            ? 'Accepted'
-            : owners.has(row.id)
-              ? 'CheatDetected'
-              : 'WrongAnswer'
         const blood = n === undefined ? null : (BLOODS[n - 1] ?? 'Normal')
         return { row, result, blood, acceptedCount: n ?? 0, owner: owners.get(row.id)?.teamName }
       })
-      await record(tx, judged, owners)
-      return judged
     })
 
     for (const id of ids) recovering.delete(id)
