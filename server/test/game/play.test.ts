@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cheatInfo, submissions } from '../../src/db/schema.ts'
 import {
@@ -361,5 +362,59 @@ describe('solving and the scoreboard', () => {
     expect(
       (await outsider.agent.get(`/api/game/${game.id}/challenges/${c.id}/status/${id}`)).statusCode,
     ).toBe(404)
+  })
+})
+
+// A player polls the status right after submitting. While the flag is being judged the poll
+// waits for the verdict (up to a second), so the player learns it from one request instead of
+// polling again and again. Held here by a transaction on the challenge row that the judge's
+// counter needs and the recording of a flag does not (PostgreSQL only: PGlite has one connection).
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a status poll while the flag is judged', () => {
+  async function holdingTheChallenge(challengeId: number, during: () => Promise<void>) {
+    const holder = new pg.Client({ connectionString: t.databaseUrl })
+    await holder.connect()
+    try {
+      await holder.query('begin')
+      await holder.query('select 1 from challenges where id = $1 for share', [challengeId])
+      await during()
+    } finally {
+      await holder.query('commit')
+      await holder.end()
+    }
+  }
+
+  it('answers with the verdict once it is made, in the same request', async () => {
+    const game = await createGame(admin)
+    const c = await staticChallenge(game.id)
+    const player = await acceptedPlayer(game.id)
+    let poll: Promise<{ statusCode: number; body: string }> | undefined
+    await holdingTheChallenge(c.id, async () => {
+      const res = await player.agent.post(`/api/game/${game.id}/challenges/${c.id}`, { flag: 'flag{static}' })
+      expect(res.statusCode).toBe(200)
+      poll = player.agent.get(`/api/game/${game.id}/challenges/${c.id}/status/${res.json()}`)
+      // real wait: the judge is held by the transaction; the poll must still be waiting.
+      await new Promise((r) => setTimeout(r, 200))
+      expect(await Promise.race([poll.then(() => 'answered'), Promise.resolve('waiting')])).toBe('waiting')
+    })
+    const answer = await poll!
+    expect(answer.statusCode).toBe(200)
+    expect(JSON.parse(answer.body)).toBe('Accepted')
+  })
+
+  it('answers "FlagSubmitted" after a second when the verdict takes longer', async () => {
+    const game = await createGame(admin)
+    const c = await staticChallenge(game.id)
+    const player = await acceptedPlayer(game.id)
+    let status = ''
+    await holdingTheChallenge(c.id, async () => {
+      const res = await player.agent.post(`/api/game/${game.id}/challenges/${c.id}`, { flag: 'flag{static}' })
+      status = `/api/game/${game.id}/challenges/${c.id}/status/${res.json()}`
+      const t0 = Date.now()
+      expect((await player.agent.get(status)).json()).toBe('FlagSubmitted')
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(900)
+      expect(Date.now() - t0).toBeLessThan(5000)
+    })
+    await t.app.deps.services.judge.drain()
+    expect((await player.agent.get(status)).json()).toBe('Accepted')
   })
 })

@@ -13,7 +13,7 @@ import { loadInstance } from '../contest/instances.ts'
 import { presentAttachment } from '../edit/attachments.ts'
 import { currentScore } from '../edit/challenges.service.ts'
 import { BLOODS } from './judge.service.ts'
-import type { VerdictMemo } from './verdicts.ts'
+import type { KnownSubmission, VerdictMemo } from './verdicts.ts'
 
 /** A flag to record: one row of the submissions table, before it has an id. */
 interface Attempt {
@@ -146,6 +146,13 @@ function createSubmissionRecorder(db: Db, clock: Clock, scheduled: () => boolean
   }
 }
 
+/**
+ * How long a status poll for a flag being judged waits for its verdict before it answers
+ * `FlagSubmitted`. Clients poll again after that answer, as they would anyway; a shorter wait
+ * only means more polls.
+ */
+const VERDICT_WAIT_MS = 1000
+
 /** What a team sees and does inside a challenge: details, flag submission, judging status. */
 export function createPlayService(deps: {
   db: Db
@@ -243,9 +250,19 @@ export function createPlayService(deps: {
 
     /** The judging result of the caller's own submission; cheating reads as a wrong answer. */
     async status(actor: SessionUser, gameId: number, challengeId: number, submissionId: number) {
-      const known = deps.verdicts.get(submissionId)
+      const mine = (k: KnownSubmission | undefined) =>
+        k && k.userId === actor.id && k.gameId === gameId && k.challengeId === challengeId
+      let known = deps.verdicts.get(submissionId)
+      if (mine(known) && known!.status === 'FlagSubmitted') {
+        // Pending: answered when judged (usually within a few statements), or after the wait
+        // from the database, which also covers a verdict this server did not hear of.
+        if (await deps.verdicts.settled(submissionId, VERDICT_WAIT_MS)) {
+          known = deps.verdicts.get(submissionId)
+          if (known?.status === 'FlagSubmitted') known = undefined
+        }
+      }
       const [row] = known
-        ? known.userId === actor.id && known.gameId === gameId && known.challengeId === challengeId
+        ? mine(known)
           ? [known]
           : []
         : await db
