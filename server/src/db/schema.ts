@@ -459,6 +459,10 @@ export const submissions = pgTable(
     index('submissions_game_id_idx').on(t.gameId, t.id),
     index('submissions_status_idx').on(t.status),
     index('submissions_participation_challenge_idx').on(t.participationId, t.challengeId),
+    // The flags still to judge, by challenge: the judge looks for earlier pending right answers
+    // to a batch's challenges. Without it PostgreSQL read the whole (participation, challenge)
+    // index for them, a cost that grew with the number of teams.
+    index('submissions_pending_idx').on(t.challengeId).where(sql`${t.status} = 'FlagSubmitted'`),
   ],
 )
 

@@ -1,0 +1,1 @@
+CREATE INDEX "submissions_pending_idx" ON "submissions" USING btree ("challenge_id") WHERE "submissions"."status" = 'FlagSubmitted';
