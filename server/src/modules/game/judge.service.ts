@@ -162,11 +162,13 @@ export function createJudge(deps: {
 
   /**
    * Locks and reads the batch's submissions and, with them, the pending right answers to the
-   * same challenges submitted before a right answer of the batch (by time, then id): those of
-   * other servers' queues (or batches) that may solve it first. Judged with the batch, so the
-   * counter hands out bloods in submission order whichever server's batch gets there first. (A
-   * flag of the challenge may be another team's: judged here all the same.) All are locked in
-   * id order, so two batches never wait on each other in a circle.
+   * same challenges submitted before a right answer of the batch (by time, then id), while the
+   * challenge still has bloods to hand out: those of other servers' queues (or batches) that may
+   * solve it first. Judged with the batch, so the counter hands out bloods in submission order
+   * whichever server's batch gets there first. (A flag of the challenge may be another team's:
+   * judged here all the same.) Past the third solve the order of counts changes nothing, and
+   * taking other servers' flags would only make their batches wait for this one. All are
+   * locked in id order, so two batches never wait on each other in a circle.
    */
   async function load(tx: Tx, ids: number[]): Promise<Row[]> {
     const batch = `{${ids.join(',')}}`
@@ -200,6 +202,7 @@ export function createJudge(deps: {
         select e.id from submissions b
         join submissions e on e.challenge_id = b.challenge_id and e.status = 'FlagSubmitted'
           and (e.submit_time_utc, e.id) < (b.submit_time_utc, b.id)
+        join challenges bc on bc.id = b.challenge_id and bc.accepted_count < ${BLOODS.length}
         where b.id = any(${batch}::int[]) and b.status = 'FlagSubmitted'
           and e.id <> all(${batch}::int[])
           and exists (select 1 from flags f where f.challenge_id = b.challenge_id and f.flag = b.answer)
