@@ -38,7 +38,7 @@ import {
 } from './faults.ts'
 import { play, setUp } from './profile.ts'
 import { html, printSummary, progressLine, summarise } from './report.ts'
-import { ensureBuilt, ManagedServer, sampleResources, supportsWorkerKill } from './server.ts'
+import { ensureBuilt, ManagedServer, mergeLogGroups, sampleResources, supportsWorkerKill } from './server.ts'
 
 const args = process.argv.slice(2)
 const has = (name: string) => args.includes(`--${name}`)
@@ -374,7 +374,7 @@ async function main() {
       faults: faultWindows,
       faultsSkipped,
       resources: resources.points,
-      logGroups: servers.flatMap((s) => [...s.log.groups.values()]),
+      logGroups: mergeLogGroups(servers.map((s) => s.log)),
       unexpectedExits: servers.flatMap((s) => s.unexpectedExits),
       teams,
       minutes,

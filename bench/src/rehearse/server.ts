@@ -54,6 +54,26 @@ export class LogWatch {
   }
 }
 
+/**
+ * The groups of several servers' logs as one list: the same message from each server is one
+ * line of the summary (with its count over all of them), not one line per server.
+ */
+export function mergeLogGroups(watches: LogWatch[]): LogGroup[] {
+  const merged = new Map<string, LogGroup>()
+  for (const watch of watches)
+    for (const [key, g] of watch.groups) {
+      const m = merged.get(key)
+      if (!m) merged.set(key, { ...g, at: [...g.at] })
+      else {
+        // Lines come in order, so a group's first time is its first entry.
+        if (g.at[0]! < m.at[0]!) Object.assign(m, { first: g.first, example: g.example })
+        m.count += g.count
+        m.at = [...m.at, ...g.at].sort((a, b) => a - b)
+      }
+    }
+  return [...merged.values()]
+}
+
 /** Builds the web client and the server when their builds are stale, as `npm start` does. */
 export function ensureBuilt(root: string, say: (s: string) => void) {
   for (const [cmd, args] of [
