@@ -163,6 +163,30 @@ describe(LiveBoard, () => {
     expect(live.teamItem(99)).toBeNull()
   })
 
+  it('orders solves of the same millisecond by submission id, however they arrive', () => {
+    // Flags recorded by one statement share their millisecond; the judge counts bloods in id
+    // order, so the board (built live or from the database's rows) must name the same teams.
+    const input = randomGame(7)
+    const c = input.challenges[0]!
+    const [a, b] = input.teams
+    const empty = { ...input, challenges: [{ ...c, disableBloodBonus: false }], solves: [] }
+    const later = { challengeId: c.id, participationId: b!.participationId, userName: 'b', time: 5, id: 42 }
+    const earlier = { challengeId: c.id, participationId: a!.participationId, userName: 'a', time: 5, id: 41 }
+    const bloodOf = (board: { items: { id: number; solvedChallenges: { id: number; type: string }[] }[] }) =>
+      Object.fromEntries(
+        board.items.map((i) => [i.id, i.solvedChallenges.find((x) => x.id === c.id)?.type ?? null]),
+      )
+    const live = new LiveBoard(empty)
+    live.addSolve(later, 1)
+    live.addSolve(earlier, 2)
+    const fromRows = LiveBoard.from({ ...empty, solves: [later, earlier] })
+    const reference = buildScoreboard({ ...empty, solves: [later, earlier] })
+    for (const board of [JSON.parse(live.toJson(1)), JSON.parse(fromRows.toJson(1)), reference]) {
+      expect(bloodOf(board)[a!.id]).toBe('FirstBlood')
+      expect(bloodOf(board)[b!.id]).toBe('SecondBlood')
+    }
+  })
+
   it('raises a challenge’s solve count as solves are judged', () => {
     const input = randomGame(5)
     const c = input.challenges[0]!

@@ -45,7 +45,9 @@ interface Solve {
   team: TeamState
   time: number
   userName: string | null
-  /** Arrival order: breaks ties between equal times as the reference does (input order). */
+  /** The submission's id (-1 when not given): breaks ties between equal times. */
+  id: number
+  /** Arrival order: breaks ties between equal times without ids, as the reference does (input order). */
   seq: number
   /** 0 for a normal solve, 1 to 3 for first to third blood. */
   rank: number
@@ -84,7 +86,8 @@ interface ChallengeState {
   digits: string[]
 }
 
-const bySolveOrder = (a: Solve, b: Solve) => a.time - b.time || a.seq - b.seq
+const bySolveOrder = (a: Solve, b: Solve) =>
+  a.time - b.time || (a.id >= 0 && b.id >= 0 ? a.id - b.id : 0) || a.seq - b.seq
 const byRank = (a: TeamState, b: TeamState) => b.score - a.score || a.last - b.last || a.order - b.order
 
 /** Bytes that grow in place (capacity doubles), so appending does not copy the whole list. */
@@ -184,8 +187,8 @@ export class LiveBoard {
   /** Loads many solves at once (start-up): sorted once, then appended in order. */
   static from(input: BoardInput): LiveBoard {
     const board = new LiveBoard(input)
-    // A stable sort: equal times keep the input order.
-    for (const s of [...input.solves].sort((a, b) => a.time - b.time)) {
+    // Equal times in id order, else (a stable sort) in input order.
+    for (const s of [...input.solves].sort((a, b) => a.time - b.time || (a.id ?? 0) - (b.id ?? 0))) {
       const team = board.teams.get(s.participationId)
       const ch = board.challenges.get(s.challengeId)
       // In time order, a team's first solve of a challenge is its earliest: later ones never count.
@@ -233,6 +236,7 @@ export class LiveBoard {
       team,
       time: s.time,
       userName: s.userName,
+      id: s.id ?? -1,
       seq: this.seq++,
       rank: 0,
       at: -1,

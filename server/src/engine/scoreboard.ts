@@ -28,6 +28,11 @@ export interface BoardSolve {
   userName: string | null
   /** Epoch ms of the accepted submission. */
   time: number
+  /**
+   * The submission's id: between equal times (flags recorded by one statement share their
+   * millisecond) the lower id came first, as the judge counted them for bloods.
+   */
+  id?: number
 }
 export interface BoardInput {
   bloodBonus: number
@@ -160,7 +165,8 @@ export function buildScoreboard(input: BoardInput): Scoreboard {
     const seen = first.get(key)
     if (!seen || s.time < seen.time) first.set(key, s)
   }
-  const solves = [...first.values()].sort((a, b) => a.time - b.time)
+  // Equal times in submission id order when known, else (a stable sort) in input order.
+  const solves = [...first.values()].sort((a, b) => a.time - b.time || (a.id ?? 0) - (b.id ?? 0))
 
   // 2. Bloods and points, in time order.
   for (const s of solves) {

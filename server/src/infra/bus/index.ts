@@ -45,7 +45,13 @@ export interface BusTopics {
   /** A judged solve, for every server's in-memory scoreboard. */
   'board.solve': {
     gameId: number
-    solve: { challengeId: number; participationId: number; userName: string | null; time: number }
+    solve: {
+      challengeId: number
+      participationId: number
+      userName: string | null
+      time: number
+      id?: number
+    }
     acceptedCount: number
   }
   /** A submission's verdict, for every server's verdict memo (status polls). */

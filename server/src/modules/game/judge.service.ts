@@ -409,6 +409,7 @@ export function createJudge(deps: {
             participationId: row.participationId,
             userName: row.userName,
             time: row.submitTime,
+            id: row.id,
           },
           0,
         )
@@ -436,6 +437,7 @@ export function createJudge(deps: {
             participationId: row.participationId,
             userName: row.userName,
             time: row.submitTime,
+            id: row.id,
           },
           acceptedCount,
         )

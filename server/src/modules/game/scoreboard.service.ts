@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { and, eq, lt } from 'drizzle-orm'
+import { and, asc, eq, lt } from 'drizzle-orm'
 import type { Db } from '../../db/index.ts'
 import { challenges, participations, submissions, teams, users } from '../../db/schema.ts'
 import { frozenSince, seesThroughFreeze } from '../../engine/freeze.ts'
@@ -211,6 +211,7 @@ export function createScoreboardService(deps: {
           participationId: submissions.participationId,
           userName: users.userName,
           time: submissions.submitTimeUtc,
+          id: submissions.id,
         })
         .from(submissions)
         .leftJoin(users, eq(users.id, submissions.userId))
@@ -220,7 +221,9 @@ export function createScoreboardService(deps: {
             eq(submissions.status, 'Accepted'),
             lt(submissions.submitTimeUtc, new Date(base.endTime)),
           ),
-        ),
+        )
+        // Equal times in id order (the boards' sorts are stable), as the judge counted bloods.
+        .orderBy(asc(submissions.submitTimeUtc), asc(submissions.id)),
     ])
     // Scheduled release: a challenge is not on the board (nor in the teams' lists) before it opens.
     const opensLater = (c: (typeof enabledRows)[number]) =>
