@@ -110,6 +110,54 @@ describe('PGlite on a worker thread', () => {
     expect((await thread.query('select $1::text as v', ['after'])).rows).toEqual([{ v: 'after' }])
   })
 
+  const preparedAs = async (text: string) =>
+    (
+      await database.pglite!.query(
+        'select count(*)::int n from pg_prepared_statements where statement = $1',
+        [text],
+      )
+    ).rows[0] as { n: number }
+
+  it('prepares a statement once and answers it from its plan every time after', async () => {
+    const text = 'select $1::int + 1 as v, $2::text as w'
+    for (const n of [1, 2, 3])
+      expect((await database.pglite!.query(text, [n, `n${n}`])).rows).toEqual([{ v: n + 1, w: `n${n}` }])
+    await database.db.transaction(async (tx) => {
+      const inTx = (await tx.execute(sql.raw(`select 41 + 1 as v`))) as unknown as { rows: unknown[] }
+      expect(inTx.rows).toEqual([{ v: 42 }])
+    })
+    expect(await preparedAs(text)).toEqual({ n: 1 })
+    expect(await preparedAs('select 41 + 1 as v')).toEqual({ n: 1 })
+  })
+
+  it('keeps a bounded number of prepared statements, and still answers those it let go', async () => {
+    for (let i = 0; i < 320; i++) {
+      const rows = (await database.pglite!.query(`select ${i} as v, $1::text as w`, ['x'])).rows
+      expect(rows).toEqual([{ v: i, w: 'x' }])
+    }
+    const { rows } = await database.pglite!.query('select count(*)::int n from pg_prepared_statements')
+    expect((rows[0] as { n: number }).n).toBeLessThanOrEqual(300)
+    expect(await preparedAs('select 0 as v, $1::text as w')).toEqual({ n: 0 })
+    expect((await database.pglite!.query('select 0 as v, $1::text as w', ['again'])).rows).toEqual([
+      { v: 0, w: 'again' },
+    ])
+  })
+
+  it('answers a statement again after it failed, and after its table changed shape', async () => {
+    const divide = 'select 10 / $1::int as q'
+    await expect(database.pglite!.query(divide, [0])).rejects.toThrow(/division by zero/)
+    expect((await database.pglite!.query(divide, [5])).rows).toEqual([{ q: 2 }])
+    const failed = await database.pglite!.transaction((tx) => tx.query(divide, [0])).catch((e: unknown) => e)
+    expect(String(failed)).toMatch(/division by zero/)
+    expect((await database.pglite!.query(divide, [2])).rows).toEqual([{ q: 5 }])
+    expect(await preparedAs(divide)).toEqual({ n: 1 })
+    await database.db.execute(sql`create table shape (id int)`)
+    await database.db.execute(sql`insert into shape values (1)`)
+    expect((await database.pglite!.query('select * from shape')).rows).toEqual([{ id: 1 }])
+    await database.db.execute(sql`alter table shape add column note text default 'new'`)
+    expect((await database.pglite!.query('select * from shape')).rows).toEqual([{ id: 1, note: 'new' }])
+  })
+
   // Last in this block: it ends this database.
   it('in memory, a lost thread cannot be replaced: everything is refused from then on, never answered wrongly', async () => {
     await database.pglite!.kill()
