@@ -29,6 +29,11 @@ export async function requireInstance(
   return instance
 }
 
+/** Whether a challenge hands each team a flag of its own when first opened. */
+function hasTeamFlag(c: ChallengeRow) {
+  return c.type === ChallengeTypeValues.DynamicContainer || c.type === ChallengeTypeValues.DynamicAttachment
+}
+
 /**
  * Hands the team its flag the first time it opens a dynamic challenge (game-engine §3.3):
  * a generated flag for dynamic containers, a free pool flag for dynamic attachments.
@@ -39,7 +44,6 @@ async function dispatch(
   game: GameRow,
   c: ChallengeRow,
   p: ParticipationRow,
-  instance: InstanceRow,
 ): Promise<InstanceRow | null> {
   let flagId: number | null = null
   if (c.type === ChallengeTypeValues.DynamicContainer) {
@@ -83,10 +87,12 @@ export async function loadInstance(
   participation: ParticipationRow,
 ): Promise<InstanceRow> {
   const instance = await requireInstance(db, c.id, participation.id)
-  if (instance.isLoaded) return instance
+  // Static challenges hand out no flag of the team's own: opening one writes nothing (at the
+  // opening of a contest every team opens them at once, and each write is a transaction).
+  if (instance.isLoaded || !hasTeamFlag(c)) return instance
   const loaded = await db.transaction(async (tx) => {
     const locked = await requireInstance(tx, c.id, participation.id, { lock: true })
-    return locked.isLoaded ? locked : dispatch(tx, game, c, participation, locked)
+    return locked.isLoaded ? locked : dispatch(tx, game, c, participation)
   })
   if (!loaded) throw fail('Game_ChallengeNotFound')
   return loaded
