@@ -61,15 +61,22 @@ export function createGameService(deps: {
     },
 
     async detail(gameId: number, actor: SessionUser | null) {
-      const game = await requireVisibleGame(db, gameId, actor)
-      const [teamCount] = await db
-        .select({ n: count() })
-        .from(participations)
-        .where(eq(participations.gameId, gameId))
-      const mine = actor ? await findOwnParticipation(db, gameId, actor.id) : undefined
-      const [team] = mine
-        ? await db.select({ name: teams.name }).from(teams).where(eq(teams.id, mine.teamId))
-        : []
+      // Read side by side: the first request of every team at a contest's opening, when each
+      // round trip waits behind everyone else's.
+      const [game, [teamCount], [own]] = await Promise.all([
+        requireVisibleGame(db, gameId, actor),
+        db.select({ n: count() }).from(participations).where(eq(participations.gameId, gameId)),
+        actor
+          ? db
+              .select({ p: participations, name: teams.name })
+              .from(userParticipations)
+              .innerJoin(participations, eq(participations.id, userParticipations.participationId))
+              .innerJoin(teams, eq(teams.id, participations.teamId))
+              .where(and(eq(userParticipations.gameId, gameId), eq(userParticipations.userId, actor.id)))
+          : [],
+      ])
+      const mine = own?.p
+      const team = own && { name: own.name }
       return {
         id: game.id,
         title: game.title,
