@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 
 /**
  * Server test files that run the same whatever `TEST_DATABASE_URL` says: unit tests of the
@@ -96,6 +97,21 @@ if (!chosen.length) {
   process.exit(2)
 }
 
+/**
+ * The lines of a failed suite's output that name what failed (vitest's FAIL and ×, Playwright's
+ * ✘ and its closing list), repeated above the summary: a CI log shown by its tail then still
+ * says which test failed, not only which suite.
+ */
+function failureLines(text) {
+  const plain = stripVTControlCharacters(text)
+  const named = plain
+    .split('\n')
+    .filter((l) => /(✘|×|\bFAIL\b|\bfailed\b|^\s*\[chromium\] ›|Error:)/.test(l))
+    .map((l) => l.trimEnd())
+  const unique = [...new Set(named)]
+  return (unique.length ? unique : plain.trimEnd().split('\n')).slice(-15)
+}
+
 const started = Date.now()
 const seconds = (ms) => `${Math.round(ms / 1000)} s`
 const children = new Set()
@@ -124,8 +140,9 @@ async function run({ name, args, after, env = {} }) {
       process.stdout.write(
         `\n===== ${name}: ${ok ? 'passed' : `FAILED (${signal ?? `exit ${code}`})`} in ${seconds(took)} =====\n`,
       )
-      process.stdout.write(Buffer.concat(chunks))
-      resolve({ name, ok, took })
+      const output = Buffer.concat(chunks)
+      process.stdout.write(output)
+      resolve({ name, ok, took, failures: ok ? [] : failureLines(output.toString()) })
     })
   })
 }
@@ -144,6 +161,10 @@ console.log(
 )
 for (const suite of chosen) running.set(suite.name, run(suite))
 const results = await Promise.all(running.values())
+for (const r of results.filter((r) => r.failures?.length)) {
+  console.log(`\n===== what failed in ${r.name} =====`)
+  for (const line of r.failures) console.log(`  ${line.slice(0, 240)}`)
+}
 console.log(`\n===== summary (${seconds(Date.now() - started)} in all) =====`)
 for (const r of results)
   console.log(`  ${r.ok ? 'passed' : 'FAILED'}  ${r.name.padEnd(7)} ${seconds(r.took)}`)
