@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
@@ -64,6 +65,55 @@ function retryReadsOnce(pool: import('pg').Pool) {
       : retried(config, values)) as typeof pool.query
 }
 
+/** Statement texts each connection keeps prepared, first come (then it sends the rest unnamed). */
+const NAMED_PER_CONNECTION = 200
+const RESULT_TYPE_CHANGED = /cached plan must not change result type/
+
+/**
+ * Sends a connection's statements under a name derived from their text, so PostgreSQL parses
+ * and plans each text once per connection instead of on every call (node-postgres skips the
+ * parse of a name it has seen). Planning was most of the cost of the judge's larger statements,
+ * and it is paid per batch: a busy contest's many small batches paid it again and again. At most
+ * `NAMED_PER_CONNECTION` texts per connection (texts with a varying number of parameters would
+ * pile up). A text refused because its table changed shape (a newer server migrated it) is sent
+ * unnamed from then on, on that connection; outside a transaction it is sent again at once.
+ */
+function nameStatements(client: import('pg').PoolClient) {
+  const named = new Set<string>()
+  const unnamed = new Set<string>()
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown
+  client.query = ((config: unknown, ...rest: unknown[]) => {
+    const c = config as { text?: unknown; name?: unknown; submit?: unknown } | null
+    if (!c || typeof c !== 'object' || typeof c.text !== 'string' || c.name || c.submit)
+      return query(config, ...rest)
+    const text = c.text
+    if (unnamed.has(text) || (!named.has(text) && named.size >= NAMED_PER_CONNECTION))
+      return query(config, ...rest)
+    named.add(text)
+    const name = `pennant_${createHash('sha1').update(text).digest('base64url')}`
+    const changed = (err: unknown) => {
+      if (!RESULT_TYPE_CHANGED.test(String((err as Error | null)?.message))) return false
+      named.delete(text)
+      unnamed.add(text)
+      return true
+    }
+    // The pool calls with a callback (pool.query: one statement on an idle connection, so it
+    // is sent once more unnamed); a checked-out client's callers await, maybe in a transaction
+    // the error has ended: the error is theirs, the next call goes unnamed.
+    const last = rest.at(-1)
+    if (typeof last === 'function') {
+      const done = last as (e: unknown, r: unknown) => void
+      rest[rest.length - 1] = (err: unknown, res: unknown) => {
+        if (err && changed(err)) query(config, ...rest.slice(0, -1), done)
+        else done(err, res)
+      }
+    }
+    const result = query({ ...c, name }, ...rest)
+    if (result instanceof Promise) result.catch(changed)
+    return result
+  }) as typeof client.query
+}
+
 const migrationsFolder = RUNTIME.migrations
 /** The advisory lock key servers hold while they migrate (any fixed number of our own). */
 const MIGRATION_LOCK = 0x70656e6e // "penn"
@@ -108,7 +158,10 @@ export async function openDatabase(opts: {
     // emits `error` on its client, where the pool listens only while the client is idle: with
     // no listener that crashed the process at every PostgreSQL restart. The statement in flight,
     // or the next one, fails on its own (503), and the pool drops the broken client on release.
-    pool.on('connect', (client) => client.on('error', () => {}))
+    pool.on('connect', (client) => {
+      client.on('error', () => {})
+      nameStatements(client)
+    })
     retryReadsOnce(pool)
     const db = drizzle(pool, { schema, logger })
     // Servers starting together on one database take turns: one applies what is missing, the
