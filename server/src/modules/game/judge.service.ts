@@ -132,7 +132,7 @@ export function createJudge(deps: {
   bus?: Bus
   /**
    * Other servers record and judge flags of the same contests (Redis configured): a batch then
-   * locks the challenges whose bloods are still open before it reads (see `lockOpenBloods`).
+   * locks the challenges it may count before it reads (see `lockCountedChallenges`).
    */
   severalServers?: boolean
   /** Batches judged at the same time (each takes the next submissions in order). */
@@ -323,15 +323,18 @@ export function createJudge(deps: {
   }
 
   /**
-   * Locks the challenges whose bloods a right answer in `ids` may take, in id order (as the
-   * recorder and `settle` lock them). A flag being recorded for such a challenge holds its row
-   * shared until it commits, with its time stamped after it took the row: once this returns,
-   * every flag that `load` will not see carries a later time than the batch's.
+   * Locks the challenges a right answer in `ids` may count, in id order, before anything else
+   * of the batch. A flag being recorded for one whose bloods are open holds its row shared until
+   * it commits, with its time stamped after it took the row: once this returns, every flag that
+   * `load` will not see carries a later time than the batch's. All of them, not only those with
+   * bloods open: `settle` locks every counted challenge, after the instances, and a batch that
+   * held some challenges from here and took the others there deadlocked with another server's
+   * batch doing the same the other way round (seen in the three-server bench).
    */
-  async function lockOpenBloods(tx: Tx, ids: number[]) {
+  async function lockCountedChallenges(tx: Tx, ids: number[]) {
     await tx.execute(sql`
       select c.id from challenges c
-      where c.accepted_count < ${BLOODS.length} and c.id in (
+      where c.id in (
         select s.challenge_id from submissions s
         left join game_instances gi on gi.challenge_id = s.challenge_id and gi.participation_id = s.participation_id
         left join flags f on f.id = gi.flag_id
@@ -349,7 +352,7 @@ export function createJudge(deps: {
     const outcome = await db.transaction(async (tx) => {
       // Only needed when another server may be recording flags for the batch's challenges:
       // one server's recorder commits its statements one after another, before it queues them.
-      if (deps.severalServers) await lockOpenBloods(tx, ids)
+      if (deps.severalServers) await lockCountedChallenges(tx, ids)
       const loaded = await load(tx, ids)
       if (recovering.size)
         settled = loaded.filter((r) => r.status !== 'FlagSubmitted' && recovering.has(r.id))
