@@ -79,7 +79,8 @@ const RESULT_TYPE_CHANGED = /cached plan must not change result type/
  * unnamed from then on, on that connection; outside a transaction it is sent again at once.
  */
 function nameStatements(client: import('pg').PoolClient) {
-  const named = new Set<string>()
+  /** Text → its statement's name (hashed once per text, not on every call). */
+  const named = new Map<string, string>()
   const unnamed = new Set<string>()
   const query = client.query.bind(client) as (...args: unknown[]) => unknown
   client.query = ((config: unknown, ...rest: unknown[]) => {
@@ -89,8 +90,11 @@ function nameStatements(client: import('pg').PoolClient) {
     const text = c.text
     if (unnamed.has(text) || (!named.has(text) && named.size >= NAMED_PER_CONNECTION))
       return query(config, ...rest)
-    named.add(text)
-    const name = `pennant_${createHash('sha1').update(text).digest('base64url')}`
+    let name = named.get(text)
+    if (!name) {
+      name = `pennant_${createHash('sha1').update(text).digest('base64url')}`
+      named.set(text, name)
+    }
     const changed = (err: unknown) => {
       if (!RESULT_TYPE_CHANGED.test(String((err as Error | null)?.message))) return false
       named.delete(text)
