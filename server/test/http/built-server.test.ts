@@ -105,7 +105,8 @@ describe('the built server', () => {
   })
 
   it('loads no optional part before its first line runs (Docker client, Redis, pg on PGlite, PGlite, images, hashing, mail)', () => {
-    // The packages main.js reaches through static imports, its chunks included: each of these
+    // The packages main.js reaches through static imports, its chunks included, whether imported
+    // from node_modules or bundled into it: each of these
     // costs start-up time and memory, so each is imported where it is first needed (a Docker
     // client loaded through a shared helper cost ~25 MiB and ~0.2 s at every start).
     const loaded = new Set<string>()
@@ -120,6 +121,12 @@ describe('the built server', () => {
         const spec = (m[1] ?? m[2])!
         if (spec.startsWith('.')) walk(path.resolve(path.dirname(file), spec))
         else if (!spec.startsWith('node:')) loaded.add(spec)
+      }
+      // A bundled package's code is headed by esbuild's comment naming its file
+      // (`// ../node_modules/pg/lib/index.js`): the package, and its folder for subpaths.
+      for (const m of text.matchAll(/^\/\/ (?:\.\.\/)*node_modules\/((?:@[^/]+\/)?[^/]+)\/([^/\n]+)\//gm)) {
+        loaded.add(m[1]!)
+        loaded.add(`${m[1]}/${m[2]}`)
       }
     }
     walk(path.join(build, 'main.js'))
