@@ -47,7 +47,7 @@ const NOT_PLAIN =
  * and not after a connect timeout, which has waited long enough already.
  */
 function retryReadsOnce(pool: import('pg').Pool) {
-  const query = pool.query.bind(pool) as (config: unknown, values?: unknown) => Promise<unknown>
+  const query = (config: unknown, values: unknown) => onPooledClient(pool, config, values)
   const retried = (config: unknown, values: unknown) => {
     const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text
     const first = query(config, values)
@@ -58,11 +58,53 @@ function retryReadsOnce(pool: import('pg').Pool) {
       return query(config, values)
     })
   }
+  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => unknown
   pool.query = ((config: unknown, values?: unknown, callback?: unknown) =>
     // The callback form (not used by Drizzle) is left as it is.
     typeof values === 'function' || typeof callback === 'function'
-      ? (query as (...args: unknown[]) => unknown)(config, values, callback)
+      ? poolQuery(config, values, callback)
       : retried(config, values)) as typeof pool.query
+}
+
+/**
+ * One statement on a pooled connection, as `pool.query` runs it, except that the connection is
+ * taken first. A connection node-postgres opens for a `pool.query` keeps that call's callback
+ * for as long as it lives (a closure of its connect handlers shares it), and through it the
+ * call's result: a board loaded at start-up on a fresh connection (megabytes of solves) stayed
+ * in memory until the connection closed. Taken this way, the connection keeps only itself.
+ */
+async function onPooledClient(pool: import('pg').Pool, config: unknown, values: unknown): Promise<unknown> {
+  const client = await pool.connect()
+  return new Promise((resolve, reject) => {
+    let released = false
+    // As pool.query does: a connection that fails (or a statement that fails) is not reused.
+    const release = (err?: Error) => {
+      if (released) return
+      released = true
+      client.removeListener('error', onError)
+      client.release(err)
+    }
+    const onError = (err: Error) => {
+      release(err)
+      reject(err)
+    }
+    client.once('error', onError)
+    try {
+      // The callback form: `nameStatements` sends a statement refused for a changed table once more.
+      ;(client.query as (...args: unknown[]) => unknown)(
+        config,
+        values,
+        (err: Error | null, res: unknown) => {
+          release(err ?? undefined)
+          if (err) reject(err)
+          else resolve(res)
+        },
+      )
+    } catch (err) {
+      release(err as Error)
+      reject(err)
+    }
+  })
 }
 
 /** Statement texts each connection keeps prepared, first come (then it sends the rest unnamed). */
