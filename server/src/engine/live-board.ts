@@ -44,7 +44,8 @@ interface Solve {
   ch: ChallengeState
   team: TeamState
   time: number
-  userName: string | null
+  /** Who submitted it (null: an account since deleted), shared by all of their solves. */
+  user: { name: string; json: string } | null
   /** The submission's id (-1 when not given): breaks ties between equal times. */
   id: number
   /** Arrival order: breaks ties between equal times without ids, as the reference does (input order). */
@@ -90,7 +91,16 @@ const bySolveOrder = (a: Solve, b: Solve) =>
   a.time - b.time || (a.id >= 0 && b.id >= 0 ? a.id - b.id : 0) || a.seq - b.seq
 const byRank = (a: TeamState, b: TeamState) => b.score - a.score || a.last - b.last || a.order - b.order
 
-/** Bytes that grow in place (capacity doubles), so appending does not copy the whole list. */
+/** Room left after a list's first write: a few more solves before it must grow. */
+const FIRST_SLACK = 256
+
+/**
+ * Bytes that grow in place (capacity doubles once written), so appending does not copy the
+ * whole list. The first write takes its size plus a little room: a board loaded at start-up
+ * writes every list once, and doubling each then held twice the board's size. Buffers come from
+ * Node's shared pool (`allocUnsafe`): a list is ~1 KB, and an ArrayBuffer of its own per team
+ * cost ~10 µs and a few hundred bytes each.
+ */
 class ByteList {
   buf = Buffer.alloc(0)
   length = 0
@@ -100,7 +110,7 @@ class ByteList {
   append(text: string): void {
     const need = this.length + Buffer.byteLength(text)
     if (need > this.buf.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(256, need * 2))
+      const grown = Buffer.allocUnsafe(this.buf.length ? need * 2 : need + FIRST_SLACK)
       this.buf.copy(grown, 0, 0, this.length)
       this.buf = grown
     }
@@ -143,11 +153,17 @@ export class LiveBoard {
   private unsorted = true
   private seq = 0
   /**
+   * Each player's name once, with its JSON text: the database hands every solve its own copy,
+   * and a board holds tens of thousands of solves by a few thousand players.
+   */
+  private readonly names = new Map<string, { name: string; json: string }>()
+  /**
    * Solves on the board. Servers that heard the same solves hold the same count, so a board
    * rendered elsewhere with at least this many covers every solve this one knows.
    */
   solveCount = 0
 
+  /** The input's solves are not kept: they are in the teams' and challenges' lists. */
   constructor(private readonly input: Omit<BoardInput, 'solves' | 'now'>) {
     input.teams.forEach((team, order) => {
       const head = JSON.stringify({
@@ -185,14 +201,14 @@ export class LiveBoard {
   }
 
   /** Loads many solves at once (start-up): sorted once, then appended in order. */
-  static from(input: BoardInput): LiveBoard {
-    const board = new LiveBoard(input)
+  static from({ solves, now: _now, ...rest }: BoardInput): LiveBoard {
+    const board = new LiveBoard(rest)
     // Equal times in id order, else (a stable sort) in input order.
-    for (const s of [...input.solves].sort((a, b) => a.time - b.time || (a.id ?? 0) - (b.id ?? 0))) {
+    for (const s of [...solves].sort((a, b) => a.time - b.time || (a.id ?? 0) - (b.id ?? 0))) {
       const team = board.teams.get(s.participationId)
       const ch = board.challenges.get(s.challengeId)
       // In time order, a team's first solve of a challenge is its earliest: later ones never count.
-      if (!team || !ch || s.time >= input.endTime || solveOf(team, ch)) continue
+      if (!team || !ch || s.time >= rest.endTime || solveOf(team, ch)) continue
       const solve = board.newSolve(ch, team, s)
       team.solves.push(solve)
       team.appended.push(solve)
@@ -231,11 +247,19 @@ export class LiveBoard {
   }
 
   private newSolve(ch: ChallengeState, team: TeamState, s: BoardSolve): Solve {
+    let user: Solve['user'] = null
+    if (s.userName !== null) {
+      user = this.names.get(s.userName) ?? null
+      if (!user) {
+        user = { name: s.userName, json: JSON.stringify(s.userName) }
+        this.names.set(s.userName, user)
+      }
+    }
     return {
       ch,
       team,
       time: s.time,
-      userName: s.userName,
+      user,
       id: s.id ?? -1,
       seq: this.seq++,
       rank: 0,
@@ -367,7 +391,7 @@ export class LiveBoard {
         id: s.ch.c.id,
         score: s.ch.points[s.rank]!,
         type: TYPES[s.rank]!,
-        userName: s.userName,
+        userName: s.user?.name ?? null,
         time: s.time,
       })),
       solvedCount: t.solves.length,
@@ -464,7 +488,7 @@ function write(t: TeamState, solves: Solve[]): void {
     const digits = s.ch.digits[s.rank]!
     const type = TYPES[s.rank]!
     s.at = at + before.length
-    const tail = `,"userName":${JSON.stringify(s.userName)},"time":${s.time}}`
+    const tail = `,"userName":${s.user?.json ?? 'null'},"time":${s.time}}`
     pieces.push(before, digits, ',"type":"', type, '"', tail)
     // `,"type":"` and `"` are 10 bytes.
     at = s.at + digits.length + 10 + type.length + Buffer.byteLength(tail)

@@ -44,6 +44,33 @@ describe('loading a board', () => {
   })
 })
 
+describe('boards loaded as the server starts', () => {
+  it('loads the running games’ boards, latest started first, and none of a hidden, ended or upcoming game', async () => {
+    const minute = 60_000
+    const running = await createGame(admin, { start: Date.now() - minute })
+    const c = await staticChallenge(admin, running.id, 'flag{warm}')
+    await acceptedPlayer(t.app, admin, running.id)
+    const hidden = await createGame(admin, { start: Date.now() - minute / 2, hidden: true })
+    const ended = await createGame(admin, { start: Date.now() - 3 * 3_600_000, end: Date.now() - minute })
+    const upcoming = await createGame(admin, { start: Date.now() + 3_600_000 })
+    const boards = createScoreboardService({ db: t.app.deps.db, clock: t.app.deps.clock, delayMs: 10 })
+    try {
+      const warmed = await boards.warm()
+      expect(warmed[0]).toBe(running.id)
+      for (const other of [hidden, ended, upcoming]) expect(warmed).not.toContain(other.id)
+      // Its first reader finds it built: not one statement more.
+      const before = t.queries()
+      const entry = await boards.get(running.id)
+      expect(t.queries()).toBe(before)
+      const board = JSON.parse(entry.bytes.toString())
+      expect(board.items).toHaveLength(1)
+      expect(Object.values(board.challenges).flat()).toEqual([expect.objectContaining({ id: c.id })])
+    } finally {
+      boards.close()
+    }
+  })
+})
+
 describe('scoreboard buffers', () => {
   it('reuses a board’s buffer only once no response is sending it', async () => {
     const game = await createGame(admin)
