@@ -48,7 +48,7 @@ export const trees = [
       { name: 'services', files: ['services.ts'] },
       { name: 'jobs', files: ['jobs/'] },
       { name: 'app', files: ['app.ts'] },
-      { name: 'main', files: ['main.ts', 'shutdown.ts', 'runtime-files.ts'] },
+      { name: 'main', files: ['main.ts', 'shutdown.ts', 'runtime-files.ts', 'start-up-heap.ts'] },
     ],
   },
   {

@@ -1,3 +1,5 @@
+// First: keeps the young generation small while everything else loads (see there).
+import './start-up-heap.ts'
 import { randomInt } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { buildApp } from './app.ts'
@@ -12,6 +14,7 @@ import { startJobs } from './jobs/index.ts'
 import { firstAdminBanner } from './modules/account/first-admin.ts'
 import { checkRuntimeFiles } from './runtime-files.ts'
 import { drainAndClose, trackSockets } from './shutdown.ts'
+import { holdYoungGeneration, startedUp } from './start-up-heap.ts'
 
 /** The process entry: the only place that reads the environment and owns signals. */
 async function main() {
@@ -39,6 +42,8 @@ async function main() {
         onCrash: (err) =>
           logger.error({ err }, 'the PGlite thread was lost; restarting it on the same files'),
         onRestart: (info) => logger.warn(info, 'the PGlite thread was restarted and serves again'),
+        // Starting a thread resets V8's flags: the young generation is held again.
+        onThreadOnline: holdYoungGeneration,
         onDiscarded: (info) =>
           logger.warn(info, 'an answer of the PGlite thread for an earlier statement was thrown away'),
         // Never half alive: without a working database the process ends, for its supervisor to start again.
@@ -53,8 +58,13 @@ async function main() {
       warn: (msg) => logger.warn(msg),
     }),
   ])
+  holdYoungGeneration()
   const app = await buildApp({ config, database, infra, loggerInstance: logger, testClock })
-  const { account, posts } = app.deps.services
+  const { account, posts, scoreboard } = app.deps.services
+  // Not waited for: the boards of running games load while the routes are registered.
+  const warmed = scoreboard
+    .warm()
+    .catch((err: unknown) => app.log.warn({ err }, 'the boards of running games could not be loaded ahead'))
 
   const created = await account.ensureAdmin(config.adminPassword, () => generatePassword(randomInt))
   // A generated password is kept in a file until it is changed, and shown once the server is up.
@@ -142,6 +152,7 @@ async function main() {
       `PUBLIC_URL is not set: mailed links point to ${config.localUrl}${config.publicHosts.length ? ` (or one of PUBLIC_HOSTS when the request names it)` : ''}. Set PUBLIC_URL in production.`,
     )
   app.log.info(`Pennant is ready at ${site} (database: ${database.kind})`)
+  void warmed.then(startedUp)
   // Last, after "ready", so it does not scroll away behind the start's own lines.
   if (created && !config.adminPassword)
     writeRaw(logger, firstAdminBanner(created, `${site}/account/login`, app.deps.services.firstAdmin.path))

@@ -52,6 +52,8 @@ export interface PGliteEvents {
   onDiscarded?: (info: { id: number; expected: number }) => void
   /** No working database any more and none can be made: the caller should end the process. */
   onFatal?: (err: Error) => void
+  /** A worker thread began to run, before it loads PGlite (Node has just set V8's flags again). */
+  onThreadOnline?: () => void
 }
 
 export interface PGliteOptions extends PGliteEvents {
@@ -156,6 +158,8 @@ export class PGliteThread implements Statements {
     })
     // Only a waiting statement keeps the process alive (see #send), as an in-process PGlite did.
     worker.unref()
+    const { onThreadOnline } = this.#options
+    if (onThreadOnline) worker.once('online', onThreadOnline)
     const link: Link = { worker, pending: new Map(), syncPort: port1, signal, exited: Promise.resolve() }
     worker.on('message', (m: Reply) => {
       const waiting = link.pending.get(m.id)
