@@ -91,6 +91,7 @@ async function main() {
   const jobs = startJobs({
     services: app.deps.services,
     config,
+    database,
     leases: infra.leases,
     log: app.log,
     clock: app.deps.clock,

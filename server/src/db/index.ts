@@ -8,6 +8,7 @@ import { RUNTIME } from '../paths.ts'
 import { isDatabaseUnavailable } from './errors.ts'
 import type { PGliteEvents, PGliteThread } from './pglite-thread.ts'
 import * as schema from './schema.ts'
+import { analyzeStale } from './statistics.ts'
 
 /** One Drizzle handle type for both drivers, so services never know which one runs. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -23,6 +24,11 @@ export interface Database {
   pool?(): { total: number; idle: number; waiting: number; max: number }
   /** The embedded database's thread (PGlite only): fault injection and its counters. */
   pglite?: PGliteThread
+  /**
+   * PGlite only: analyses the tables whose statistics are missing or stale (it has no
+   * autovacuum; see statistics.ts), returning their names. PostgreSQL's autovacuum does this.
+   */
+  analyzeStale?(): Promise<string[]>
   close(): Promise<void>
 }
 
@@ -257,5 +263,16 @@ export async function openDatabase(opts: {
   })
   const db = drizzle(client as unknown as PGlite, { schema, logger })
   await migrate(db, { migrationsFolder })
-  return { db: db as unknown as Db, kind: 'pglite', queries, pglite: client, close: () => client.close() }
+  // Before serving: tables that hold rows but never had statistics (PGlite never analysed one
+  // before this) get them, so the first boards and pages are planned from what is there.
+  const analyze = () => analyzeStale(db as unknown as Db)
+  await analyze()
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    queries,
+    pglite: client,
+    analyzeStale: analyze,
+    close: () => client.close(),
+  }
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config/index.ts'
+import type { Database } from '../db/index.ts'
 import type { Clock } from '../infra/clock/index.ts'
 import type { Leases } from '../infra/leases/index.ts'
 import type { Services } from '../services.ts'
@@ -23,12 +24,15 @@ const ORPHANED_AFTER_MS = 10_000
 export function startJobs(deps: {
   services: Services
   config: Config
+  /** The embedded database's statistics are kept by a job here (it has no autovacuum). */
+  database?: Pick<Database, 'analyzeStale'>
   leases: Leases
   log: FastifyBaseLogger
   /** Jobs repeat on its time: moving a test clock past a job's turn runs the job. */
   clock: Clock
 }) {
   const { services, config, leases, log, clock } = deps
+  const analyzeStale = deps.database?.analyzeStale
   const jobs: Job[] = [
     // Expired containers (game and test) and starts that died with their process.
     {
@@ -48,6 +52,19 @@ export function startJobs(deps: {
     { name: 'judge sweep', everyMs: 5_000, run: () => services.judge.sweep(ORPHANED_AFTER_MS) },
     // Scoreboard freezes whose automatic reveal came: the true board and the held-back bloods.
     { name: 'freeze reveal', everyMs: 30_000, run: () => services.freeze.revealDue() },
+    // PGlite only: planner statistics of the tables that changed (PostgreSQL's autovacuum does it).
+    ...(analyzeStale
+      ? [
+          {
+            name: 'embedded statistics',
+            everyMs: 5 * 60_000,
+            run: async () => {
+              const analysed = await analyzeStale()
+              if (analysed.length) log.info({ tables: analysed }, 'analysed the embedded database')
+            },
+          },
+        ]
+      : []),
   ]
   let stopped = false
   const timers = jobs.map((job) => {
