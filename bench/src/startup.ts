@@ -66,6 +66,8 @@ function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
 /** The command that starts the server: the built output, or the sources through tsx. */
 function serverCommand(): string[] {
   if (from === 'dist') return [path.join(root, 'server/dist/main.js')]
+  // Another build runs as it is: through tsx's loader it cost seconds and hundreds of MiB more.
+  if (from.endsWith('.js')) return [path.resolve(from)]
   const sources = from === 'src' ? path.join(root, 'server/src/main.ts') : path.resolve(from)
   return ['--import', 'tsx', sources]
 }
