@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DatabaseUnavailable } from '../../src/db/errors.ts'
 import {
   challenges,
   cheatInfo,
@@ -392,6 +393,48 @@ describe('judging in batches', () => {
       ['SecondBlood', nameOf(y)],
       ['ThirdBlood', nameOf(z)],
     ])
+  })
+})
+
+describe('blood notices', () => {
+  it('posts a blood notice lost with the database once it is back, and not twice when the lost try was stored', async () => {
+    const game = await createGame(admin)
+    const lost = await staticChallenge(admin, game.id, 'flag{lost}')
+    const stored = await staticChallenge(admin, game.id, 'flag{stored}')
+    const [player] = await players(game.id, 1)
+    const real = t.app.deps.services.notices
+    // The database goes away under the first try: before it stores the notice (first
+    // challenge), or after storing it but before answering (second).
+    const failedOnce = new Set<string>()
+    const notices: typeof real = {
+      ...real,
+      postBlood: async (gameId, type, values) => {
+        const title = values[1]!
+        if (failedOnce.has(title)) return real.postBlood(gameId, type, values)
+        failedOnce.add(title)
+        if (title === stored.title) await real.postBlood(gameId, type, values)
+        throw new DatabaseUnavailable('the PGlite thread was lost')
+      },
+    }
+    const judge = createJudge({
+      db: t.app.deps.db,
+      clock: t.app.deps.clock,
+      scoreboard: t.app.deps.services.scoreboard,
+      notices,
+      log: t.app.log,
+    })
+    const ids = await pending(game.id, lost.id, [{ player: player!, answer: 'flag{lost}' }])
+    ids.push(...(await pending(game.id, stored.id, [{ player: player!, answer: 'flag{stored}' }])))
+    for (const id of ids) await judge.judgeNow(id)
+    expect(await statuses(ids)).toEqual(['Accepted', 'Accepted'])
+    const bloodNotices = async () =>
+      (await player!.agent.get(`/api/game/${game.id}/notices`))
+        .json()
+        .filter((n: { type: string }) => n.type === 'FirstBlood')
+        .map((n: { values: string[] }) => n.values[1])
+        .sort()
+    // The judge tries again 0.5 s after the loss, on real time.
+    await eventually(async () => expect(await bloodNotices()).toEqual([lost.title, stored.title].sort()))
   })
 })
 

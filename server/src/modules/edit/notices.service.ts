@@ -51,6 +51,15 @@ export function createNoticeService(deps: {
       return notice
     },
 
+    /** A notice of this game with this type and these values is stored (a retry's check). */
+    async has(gameId: number, type: NoticeTypeName, values: string[]): Promise<boolean> {
+      const rows = await db
+        .select({ values: gameNotices.values })
+        .from(gameNotices)
+        .where(and(eq(gameNotices.gameId, gameId), eq(gameNotices.type, NoticeTypeValues[type])))
+      return rows.some((r) => r.values.length === values.length && r.values.every((v, i) => v === values[i]))
+    },
+
     /**
      * A blood notice from the judge. During a freeze it is neither stored nor pushed: it would
      * tell players who solved what, and even a stored one hidden from them would show as a gap

@@ -10,6 +10,10 @@ import type { NoticeService } from '../edit/notices.service.ts'
 import type { AuditService } from '../logs/audit.service.ts'
 import type { ScoreboardService } from './scoreboard.service.ts'
 
+/** Tries of a blood notice lost with the database, 0.5 s, 1 s, 1.5 s … apart (~14 s in all). */
+const NOTICE_RETRIES = 7
+const NOTICE_RETRY_MS = 500
+
 export const BLOODS = ['FirstBlood', 'SecondBlood', 'ThirdBlood'] as const
 const EVENT_FLAG_SUBMIT = 3
 const EVENT_CHEAT = 4
@@ -472,13 +476,44 @@ export function createJudge(deps: {
       deps.observe?.(result, committedAt - row.submitTime)
       verdicts.push(verdict)
     }
-    // The judgements are committed: a notice that cannot be posted is logged, not retried.
+    // The judgements are committed. A notice the database refuses is logged; one lost with the
+    // database (its thread restarting, a PostgreSQL restart) is tried again in the background.
     for (const { row, blood } of bloods) {
-      await deps.notices
-        .postBlood(row.gameId, blood as (typeof BLOODS)[number], [row.teamName, row.title])
-        .catch((err: unknown) => deps.log.error({ err, submissionId: row.id }, 'blood notice not posted'))
+      const values = [row.teamName, row.title]
+      const type = blood as (typeof BLOODS)[number]
+      await deps.notices.postBlood(row.gameId, type, values).catch((err: unknown) => {
+        if (isDatabaseUnavailable(err)) void postBloodLater(row.gameId, type, values, row.id)
+        else deps.log.error({ err, submissionId: row.id }, 'blood notice not posted')
+      })
     }
     return verdicts
+  }
+
+  /**
+   * A blood notice whose first try was lost with the database, tried again while it comes back
+   * (a PGlite thread restarts within a second or two; PostgreSQL's restart in the rehearsal took
+   * 0.2 s). The lost try may have been stored before its answer was lost: a stored one is not
+   * posted twice.
+   */
+  async function postBloodLater(
+    gameId: number,
+    type: (typeof BLOODS)[number],
+    values: string[],
+    submissionId: number,
+  ): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, NOTICE_RETRY_MS * attempt))
+      try {
+        if (!(await deps.notices.has(gameId, type, values)))
+          await deps.notices.postBlood(gameId, type, values)
+        return
+      } catch (err) {
+        if (attempt >= NOTICE_RETRIES || !isDatabaseUnavailable(err)) {
+          deps.log.error({ err, submissionId }, 'blood notice not posted')
+          return
+        }
+      }
+    }
   }
 
   /**
