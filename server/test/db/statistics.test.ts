@@ -35,6 +35,7 @@ describe('planner statistics of the embedded database', () => {
       // The counters reach the statistics within a second (PostgreSQL flushes them at most that often).
       let analysed: string[] = []
       for (let i = 0; i < 30 && !analysed.includes('users'); i++) {
+        // real wait: polling PGlite until its statistics counters are flushed.
         await new Promise((resolve) => setTimeout(resolve, 100))
         analysed = await database.analyzeStale!()
       }
