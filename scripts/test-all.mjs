@@ -106,10 +106,17 @@ function failureLines(text) {
   const plain = stripVTControlCharacters(text)
   const named = plain
     .split('\n')
-    .filter((l) => /(✘|×|\bFAIL\b|\bfailed\b|^\s*\[chromium\] ›|Error:)/.test(l))
+    // Playwright lists a failure's attachments (a screenshot per page, a trace) by path: they
+    // matched "failed" and pushed the error itself out of the lines kept.
+    .filter((l) => !/test-failed-\d+\.png|\.zip$|attachment #\d|\.artifacts\//.test(l))
+    .filter((l) =>
+      /(✘|×|\bFAIL\b|\bfailed\b|^\s*\[chromium\] ›|Error:|^\s*(Expected|Received|Locator)\b|^\s*> \d+ \|)/.test(
+        l,
+      ),
+    )
     .map((l) => l.trimEnd())
   const unique = [...new Set(named)]
-  return (unique.length ? unique : plain.trimEnd().split('\n')).slice(-15)
+  return (unique.length ? unique : plain.trimEnd().split('\n')).slice(-25)
 }
 
 const started = Date.now()

@@ -1,4 +1,5 @@
-import { ApiClient, expect, test } from '../harness/fixtures.ts'
+import type { Route } from '@playwright/test'
+import { ApiClient, expect, harnessEnv, test } from '../harness/fixtures.ts'
 import {
   b64,
   field,
@@ -360,4 +361,28 @@ test('an admin writes, pins, edits and deletes a post', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
   await page.goto('/posts/not-an-id')
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
+})
+
+test('a signed-in admin whose session check fails is told so and can retry, not sent to log in', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ baseURL: harnessEnv().baseUrl })
+  try {
+    await new ApiClient(context.request).signIn('Admin', harnessEnv().adminPassword)
+    const page = await context.newPage()
+    // The server cannot be reached for "who is signed in" (restarting, overloaded, offline).
+    const unreachable = (route: Route) => route.abort('connectionrefused')
+    await page.route('**/api/account/profile', unreachable)
+    await page.goto('/admin/games')
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not check who is signed in' })
+    await expect(alert).toBeVisible({ timeout: 20_000 })
+    await expect(page).toHaveURL(/\/admin\/games$/)
+    // Back again: the retry shows the page the admin asked for.
+    await page.unroute('**/api/account/profile', unreachable)
+    await alert.getByRole('button', { name: 'Try again' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Games' })).toBeVisible()
+    await expect(page).toHaveURL(/\/admin\/games$/)
+  } finally {
+    await context.close()
+  }
 })
