@@ -46,9 +46,14 @@ export class ApiClient {
     return new this(await request.newContext({ baseURL }))
   }
 
-  /** Signs in through `POST /api/account/login`. */
+  /**
+   * Signs in through `POST /api/account/login`, then asks who is signed in: a session the
+   * server does not know afterwards fails here, with the server's answer, instead of showing
+   * up later as a page that sends its user to log in.
+   */
   async signIn(userName: string, password: string): Promise<this> {
     await this.post('/api/account/login', { userName, password })
+    await this.get('/api/account/profile')
     return this
   }
 
