@@ -377,6 +377,8 @@ test('a signed-in admin whose session check fails is told so and can retry, not 
     const alert = page.getByRole('alert').filter({ hasText: 'Could not check who is signed in' })
     await expect(alert).toBeVisible({ timeout: 20_000 })
     await expect(page).toHaveURL(/\/admin\/games$/)
+    // Nor does the frame offer to log in: this visitor may well be signed in.
+    await expect(page.getByRole('link', { name: 'Log in' })).toHaveCount(0)
     // Back again: the retry shows the page the admin asked for.
     await page.unroute('**/api/account/profile', unreachable)
     await alert.getByRole('button', { name: 'Try again' }).click()

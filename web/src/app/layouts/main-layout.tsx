@@ -79,7 +79,7 @@ function NavItems({ items, drawer }: { items: Item[]; drawer?: boolean }) {
  */
 export default function MainLayout() {
   const { t } = useTranslation()
-  const { user, isLoading } = useUser()
+  const { user, isLoading, error } = useUser()
   const [opened, { toggle, close }] = useDisclosure(false)
   const { pathname } = useLocation()
 
@@ -97,7 +97,8 @@ export default function MainLayout() {
   if (hasRole(user?.role, 'Admin'))
     items.push({ to: paths.admin.root, label: t('common.nav.admin'), icon: IconSettings })
   // Visitors see both ways in, in words (the register page says so when sign-up is closed).
-  if (!user && !isLoading)
+  // Not while the server could not say who is signed in: that visitor may well be signed in.
+  if (!user && !isLoading && !error)
     items.push(
       { to: loginHref(pathname), label: t('common.user.login'), icon: IconLogin },
       { to: paths.account.register, label: t('common.user.register'), icon: IconUserPlus },
