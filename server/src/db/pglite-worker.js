@@ -30,11 +30,12 @@ const SHARED_BUFFERS = '16MB'
 // PostgreSQL's WebAssembly runs as V8's baseline compiler (Liftoff) made it, never recompiled by
 // the optimising one (TurboFan). Recompiling the hot functions cost each start ~2.5 s of CPU on
 // background threads and kept ~60-90 MiB more resident (its code and the compilers' spent
-// memory); the optimised code judged flags ~25 % cheaper once warm. The embedded database is
-// for contests a small machine can hold, where memory and the start matter more than the last
+// memory); without it a verdict costs 15-50 % more CPU once warm. The embedded database is for
+// contests a small machine can hold, where memory and the start matter more than the last
 // verdicts per second (docs/developers/embedded-database.md, "Settings and the first start").
-// Before PGlite compiles its module; V8's flags are the process's, and only PGlite's thread
-// runs WebAssembly.
+// Set before PGlite compiles its module. V8's flags are the process's: the only other
+// WebAssembly is the HTTP parser of Node's own fetch (outgoing requests: webhooks, OIDC), a
+// small module whose speed does not show.
 v8.setFlagsFromString('--liftoff-only')
 // (One options object: with a first argument that is not a folder, PGlite ignores the second.)
 const db = new PGlite({
